@@ -1,0 +1,1 @@
+"""Course tooling: stub generation, hidden graders and the grading runner."""

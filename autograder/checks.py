@@ -1,0 +1,101 @@
+"""Verdict helpers for hidden graders; they run in the grading process only.
+
+Every value a grader compares has come back through ``wire.py`` as plain data, and is
+validated here (a real tensor, the expected dtype and shape) before any comparison.
+A failed check raises :class:`CheckFailure` with an English and a Spanish message; only
+that message reaches the student, never the grader's source.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from .wire import Unsupported
+
+
+class CheckFailure(AssertionError):
+    """A check failed; ``str()`` is the student-facing explanation, in English then Spanish."""
+
+    def __init__(self, en: str, es: str):
+        super().__init__(f"{en}\n{es}")
+        self.en, self.es = en, es
+
+
+def expect(condition: bool, en: str, es: str) -> None:
+    if not condition:
+        raise CheckFailure(en, es)
+
+
+def _kind(value) -> str:
+    if isinstance(value, Unsupported):
+        return value.type_name
+    if isinstance(value, torch.Tensor):
+        return f"tensor {tuple(value.shape)} {str(value.dtype).replace('torch.', '')}"
+    return type(value).__name__
+
+
+def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
+    """``value`` if it is a tensor of the given shape and dtype, else a CheckFailure."""
+    if not isinstance(value, torch.Tensor):
+        raise CheckFailure(
+            f"{what}: expected a tensor, got {_kind(value)}",
+            f"{what}: se esperaba un tensor, se obtuvo {_kind(value)}",
+        )
+    if shape is not None and tuple(value.shape) != tuple(shape):
+        raise CheckFailure(
+            f"{what}: expected shape {tuple(shape)}, got {tuple(value.shape)}",
+            f"{what}: se esperaba la forma {tuple(shape)}, se obtuvo {tuple(value.shape)}",
+        )
+    if dtype is not None and value.dtype != dtype:
+        want, got = str(dtype).replace("torch.", ""), str(value.dtype).replace("torch.", "")
+        raise CheckFailure(
+            f"{what}: expected dtype {want}, got {got}",
+            f"{what}: se esperaba el dtype {want}, se obtuvo {got}",
+        )
+    return value
+
+
+def pair(value, what: str) -> list:
+    """A result that must be a 2-tuple, e.g. ``(output, weights)``."""
+    if not isinstance(value, list) or len(value) != 2:
+        raise CheckFailure(
+            f"{what}: expected a pair (tuple of 2 values), got {_kind(value)}",
+            f"{what}: se esperaba un par (tupla de 2 valores), se obtuvo {_kind(value)}",
+        )
+    return value
+
+
+def close(actual, expected: torch.Tensor, what: str, atol: float = 1e-5, rtol: float = 1e-5) -> None:
+    """``actual`` is a tensor shaped and typed like ``expected`` and numerically close to it."""
+    actual = tensor(actual, what, expected.shape, expected.dtype)
+    if torch.isnan(actual).any() and not torch.isnan(expected).any():
+        idx = tuple(torch.nonzero(torch.isnan(actual))[0].tolist())
+        raise CheckFailure(f"{what}: NaN at index {idx}", f"{what}: NaN en el índice {idx}")
+    diff = (actual.double() - expected.double()).abs()
+    bad = diff > atol + rtol * expected.double().abs()
+    if bad.any():
+        idx = tuple(torch.nonzero(bad)[0].tolist())
+        worst = diff.nan_to_num(float("inf")).max().item()
+        raise CheckFailure(
+            f"{what}: {int(bad.sum())} of {bad.numel()} values are off (first at index {idx}: "
+            f"got {actual[idx].item():.6g}, expected {expected[idx].item():.6g}; largest error {worst:.3g}, "
+            f"tolerance {atol:g} + {rtol:g}·|expected|)",
+            f"{what}: {int(bad.sum())} de {bad.numel()} valores no coinciden (el primero en el índice {idx}: "
+            f"se obtuvo {actual[idx].item():.6g}, se esperaba {expected[idx].item():.6g}; error máximo {worst:.3g})",
+        )
+
+
+def equal(actual, expected: torch.Tensor, what: str) -> None:
+    """``actual`` is a tensor exactly equal to ``expected`` (shape, dtype and values)."""
+    actual = tensor(actual, what, expected.shape, expected.dtype)
+    if not torch.equal(actual, expected):
+        idx = tuple(torch.nonzero(actual != expected)[0].tolist())
+        raise CheckFailure(
+            f"{what}: wrong value at index {idx} (got {actual[idx].item()}, expected {expected[idx].item()})",
+            f"{what}: valor incorrecto en el índice {idx} (se obtuvo {actual[idx].item()}, se esperaba {expected[idx].item()})",
+        )
+
+
+def randint(rng: torch.Generator, low: int, high: int) -> int:
+    """A random int in [low, high] drawn from the test's generator."""
+    return int(torch.randint(low, high + 1, (1,), generator=rng).item())

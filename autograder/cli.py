@@ -1,0 +1,72 @@
+"""Command line: ``python -m autograder {sync,grade} ...``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from . import course
+from .grade import GradingError, grade
+from .student import DEFAULT_TIMEOUT
+from .stubs import MarkerError
+from .sync import differences, sync
+
+
+def _sync(args) -> int:
+    src, dst = course.solutions_dir(), course.assignments_dir()
+    if args.check:
+        problems = differences(src, dst)
+        for line in problems:
+            print(f"stale assignments/: {line}")
+        if problems:
+            print("run `python -m autograder sync` to regenerate assignments/ from solutions/")
+        return 1 if problems else 0
+    changed = sync(src, dst)
+    print("\n".join(changed) if changed else "assignments/ is up to date")
+    return 0
+
+
+def _grade(args) -> int:
+    grade(Path(args.path), Path(args.out), seed=args.seed, only=args.only or None,
+          isolation=args.isolation, timeout=args.timeout, debug=args.debug)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m autograder", description="Transformer course tooling.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("sync", help="regenerate assignments/ (stubs + public tests) from solutions/")
+    p.add_argument("--check", action="store_true", help="only report whether assignments/ is stale (exit 1 if so)")
+    p.set_defaults(func=_sync)
+
+    p = sub.add_parser("grade", help="grade a submission folder laid out like assignments/")
+    p.add_argument("path", help="the submission, e.g. a student's assignments/ copy, or solutions")
+    p.add_argument("--out", default="results", help="folder for results.json (default: results)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the randomised inputs (default: a new one)")
+    p.add_argument("--only", action="append", choices=[a.name for a in course.ASSIGNMENTS],
+                   help="grade only this assignment (repeatable)")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                   help=f"seconds allowed per call into student code (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--isolation", choices=("auto", "namespace", "none"), default="auto",
+                   help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
+    p.add_argument("--debug", action="store_true", help="keep the graders' pytest output in OUT/grader-log.txt (instructors only)")
+    p.set_defaults(func=_grade)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (GradingError, MarkerError, FileNotFoundError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

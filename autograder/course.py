@@ -1,0 +1,85 @@
+"""The course: its assignments, in order, and where their files live."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+GRADERS_DIR = PACKAGE_DIR / "graders"
+
+
+@dataclass(frozen=True)
+class Assignment:
+    # Folder name under solutions/, assignments/, autograder/graders/ and source_data/.
+    name: str
+    # Title shown to students, in English and Spanish.
+    title_en: str
+    title_es: str
+    # Student modules (file stems in the assignment folder), in the order they are taught.
+    modules: tuple[str, ...]
+    # Forbidden shortcuts: module -> attribute names that module may not reference, because
+    # the exercise asks the student to build that thing.
+    forbidden: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Assignments whose modules this one imports.
+    requires: tuple[str, ...] = ()
+
+
+_SDPA = ("scaled_dot_product_attention", "MultiheadAttention", "multi_head_attention_forward")
+_LAYERNORM = ("LayerNorm", "layer_norm", "native_layer_norm", "RMSNorm", "rms_norm", "GroupNorm", "group_norm")
+
+ASSIGNMENTS: tuple[Assignment, ...] = (
+    Assignment(
+        name="a1_attention",
+        title_en="Scaled dot-product attention and masks",
+        title_es="Atención de producto escalado y máscaras",
+        modules=("masks", "attention"),
+        forbidden={"masks": _SDPA, "attention": _SDPA},
+    ),
+    Assignment(
+        name="a2_layernorm",
+        title_en="Layer normalisation from scratch",
+        title_es="Normalización de capa desde cero",
+        modules=("layernorm",),
+        forbidden={"layernorm": _LAYERNORM},
+    ),
+)
+
+BY_NAME = {a.name: a for a in ASSIGNMENTS}
+
+
+def course_root() -> Path:
+    """The checkout that holds solutions/, assignments/ and source_data/.
+
+    ``COURSE_ROOT`` overrides; otherwise the folder above this package (an editable
+    install, as the README installs it).
+    """
+    env = os.environ.get("COURSE_ROOT")
+    root = Path(env).resolve() if env else PACKAGE_DIR.parent
+    if not (root / "solutions").is_dir():
+        raise FileNotFoundError(
+            f"no solutions/ folder in {root}: install the course with `pip install -e .` "
+            "from its checkout, or set COURSE_ROOT to that checkout"
+        )
+    return root
+
+
+def solutions_dir() -> Path:
+    return course_root() / "solutions"
+
+
+def assignments_dir() -> Path:
+    return course_root() / "assignments"
+
+
+def data_dir() -> Path:
+    return course_root() / "source_data"
+
+
+def get(name: str) -> Assignment:
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        known = ", ".join(BY_NAME)
+        raise KeyError(f"unknown assignment {name!r}; the course has: {known}") from None

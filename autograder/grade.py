@@ -1,0 +1,193 @@
+"""Grade a submission: ``python -m autograder grade PATH --out DIR``.
+
+For each assignment, the hidden graders run in their own pytest process (the grading
+process), which never imports the submission: it sends requests to a separate student
+process (``sandbox.py``) and checks the plain data that comes back. That process writes
+a per-test report; this one merges the reports into ``DIR/results.json`` (Gradescope's
+format) and prints a score table. What pytest prints, which can quote grader source, is
+never copied into the results.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import course
+from .course import Assignment
+from .sandbox import resolve_isolation
+from .student import DEFAULT_TIMEOUT, hidden_paths
+
+ASSIGNMENT_BUDGET = 1800  # seconds; a safety net, every request has its own limit
+
+
+class GradingError(Exception):
+    """Grading itself could not run (bad path, broken grader); one line for the user."""
+
+
+@dataclass
+class AssignmentResult:
+    assignment: Assignment
+    tests: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+    note: str = ""
+
+    @property
+    def score(self) -> float:
+        return sum(t["score"] for t in self.tests)
+
+    @property
+    def max_score(self) -> float:
+        return sum(t["max_score"] for t in self.tests)
+
+
+def check_submission(path: Path, names: list[str]) -> None:
+    if not path.exists():
+        raise GradingError(f"submission folder {str(path)!r} does not exist")
+    if not path.is_dir():
+        raise GradingError(f"{str(path)!r} is a file; give the folder that holds {names[0]}/, {names[-1]}/ ...")
+    if path.name in course.BY_NAME:
+        raise GradingError(f"{str(path)!r} is one assignment; give the folder above it, laid out like assignments/")
+    if not any((path / name).is_dir() for name in names):
+        raise GradingError(
+            f"{str(path)!r} holds none of the course's assignment folders ({', '.join(names)}); "
+            "give a folder laid out like assignments/"
+        )
+
+
+def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolation: str,
+                timeout: float, hide: list[Path], log=None) -> AssignmentResult:
+    """Run one assignment's hidden graders in a fresh grading process."""
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="course-graders-") as tmp:
+        report = Path(tmp) / "report.json"
+        cmd = [
+            sys.executable, "-m", "pytest", str(course.GRADERS_DIR / assignment.name),
+            "-c", str(course.GRADERS_DIR / "pytest.ini"), "--rootdir", str(course.GRADERS_DIR),
+            "-p", "autograder.pytest_plugin", "-q", "--no-header",
+            "--submission", str(submission), "--assignment", assignment.name,
+            "--grade-seed", str(seed), "--grade-report", str(report),
+            "--grade-timeout", str(timeout), "--isolation", isolation,
+        ]
+        for path in hide:
+            cmd += ["--hide", str(path)]
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "COURSE_TARGET")}
+        try:
+            proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=ASSIGNMENT_BUDGET)
+        except subprocess.TimeoutExpired:
+            raise GradingError(f"the graders of {assignment.name} ran past {ASSIGNMENT_BUDGET} s") from None
+        if log is not None:
+            log.write(f"===== graders of {assignment.name} (exit {proc.returncode})\n{proc.stdout}{proc.stderr}\n")
+        if proc.returncode not in (0, 1) or not report.is_file():
+            last = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["no output"]
+            raise GradingError(f"the graders of {assignment.name} could not run (pytest exit {proc.returncode}): {last[0]}")
+        tests = json.loads(report.read_text(encoding="utf-8"))["tests"]
+    result = AssignmentResult(assignment, tests, time.monotonic() - start)
+    if not (submission / assignment.name).is_dir():
+        result.note = "missing from the submission / no está en la entrega"
+    return result
+
+
+def results_json(results: list[AssignmentResult], seed: int, isolation: str, seconds: float) -> dict:
+    tests = []
+    for n, result in enumerate(results, 1):
+        for m, t in enumerate(result.tests, 1):
+            tests.append({
+                "name": f"{result.assignment.name} · {t['name']}",
+                "number": f"{n}.{m}",
+                "score": t["score"],
+                "max_score": t["max_score"],
+                "status": "passed" if t["score"] == t["max_score"] else "failed",
+                "output": t["output"],
+                "visibility": "visible",
+            })
+    return {
+        "score": sum(r.score for r in results),
+        "max_score": sum(r.max_score for r in results),
+        "execution_time": round(seconds, 2),
+        "output": (
+            f"Random inputs seed {seed} (replay with --seed {seed}). Student code ran in a separate "
+            f"process, isolation: {isolation}.\n"
+            f"Semilla de las entradas aleatorias: {seed}. El código del estudiante se ejecutó en un "
+            f"proceso aparte, aislamiento: {isolation}."
+        ),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+def table(results: list[AssignmentResult]) -> str:
+    width = max(len(r.assignment.name) for r in results)
+    lines = [f"  {'assignment':<{width}}  {'tests':>7}  {'points':>9}"]
+    for r in results:
+        passed = sum(t["score"] == t["max_score"] for t in r.tests)
+        note = f"  {r.note}" if r.note else ""
+        lines.append(f"  {r.assignment.name:<{width}}  {passed:>3}/{len(r.tests):<3}  "
+                     f"{_fmt(r.score):>4}/{_fmt(r.max_score):<4}{note}")
+    total, best = sum(r.score for r in results), sum(r.max_score for r in results)
+    lines.append(f"  {'total':<{width}}  {'':>7}  {_fmt(total):>4}/{_fmt(best):<4}")
+    return "\n".join(lines)
+
+
+def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[str] | None = None,
+          isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
+          echo=print) -> dict:
+    """Grade ``submission`` into ``out/results.json``; returns that dict."""
+    started = time.monotonic()
+    assignments = [course.get(name) for name in only] if only else list(course.ASSIGNMENTS)
+    submission = submission.resolve()
+    check_submission(submission, [a.name for a in course.ASSIGNMENTS])
+    try:
+        isolation = resolve_isolation(isolation)
+    except (ValueError, RuntimeError) as exc:
+        raise GradingError(str(exc)) from None
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    out.mkdir(parents=True, exist_ok=True)
+    hide = hidden_paths([out.resolve()])
+    echo(f"Grading {submission} (seed {seed}, student code isolation: {isolation})")
+    if isolation == "none":
+        echo("warning: no namespace sandbox on this machine; student code can read files by absolute path")
+    log = open(out / "grader-log.txt", "w", encoding="utf-8") if debug else None
+    results = []
+    try:
+        for a in assignments:
+            echo(f"  {a.name} ...", end="", flush=True)
+            result = run_graders(a, submission, seed=seed, isolation=isolation, timeout=timeout, hide=hide, log=log)
+            echo(f" {_fmt(result.score)}/{_fmt(result.max_score)} in {result.seconds:.1f} s")
+            results.append(result)
+    finally:
+        if log is not None:
+            log.close()
+    data = results_json(results, seed, isolation, time.monotonic() - started)
+    write_json_atomic(out / "results.json", data)
+    echo("")
+    echo(table(results))
+    lost = [(r.assignment.name, t) for r in results for t in r.tests if t["score"] < t["max_score"]]
+    if lost:
+        echo("\nLost points / puntos perdidos:")
+        for name, t in lost:
+            first = t["output"].splitlines()[0] if t["output"] else ""
+            echo(f"  {name} · {t['name'].split(' / ')[0]}\n      {first}")
+    internal = sum(t["internal_error"] for r in results for t in r.tests)
+    echo(f"\nResults: {out / 'results.json'} ({data['execution_time']:.1f} s)")
+    if internal:
+        raise GradingError(f"{internal} test(s) failed inside the grader itself, not the submission; see the results")
+    return data

@@ -1,0 +1,142 @@
+"""Operations the grading process asks the student's process to run.
+
+This module runs inside the student's process (see ``worker.py``), next to untrusted
+code. It only computes outputs, gradients and parameter values and hands them to the
+codec in ``wire.py``; it never compares anything, so nothing here decides a verdict.
+
+Each operation takes a request dict and returns plain data:
+
+- ``call``: call ``target(*args, **kwargs)``;
+- ``grad``: the same, then backpropagate ``grad_output`` through one output and return
+  the gradients of the chosen arguments;
+- ``module``: build ``target(*init_args, **init_kwargs)`` (an ``nn.Module``), report its
+  parameters, optionally load given values into them, run ``forward(*inputs)`` and,
+  optionally, backpropagate ``grad_output``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import traceback
+from pathlib import Path
+
+import torch
+
+
+class HarnessError(Exception):
+    """The submission does not have the shape the grader asked for (missing name, ...)."""
+
+
+def resolve(target: str):
+    """``"attention.scaled_dot_product_attention"`` -> the object, imported from the submission."""
+    module_name, _, qualname = target.partition(".")
+    module = importlib.import_module(module_name)
+    obj = module
+    for part in qualname.split("."):
+        if not hasattr(obj, part):
+            raise HarnessError(f"{module_name}.py has no {qualname!r}; keep the names from the stub")
+        obj = getattr(obj, part)
+    return obj
+
+
+def _with_grad(values, indices):
+    values = list(values)
+    for i in indices:
+        values[i] = values[i].detach().clone().requires_grad_(True)
+    return values
+
+
+def _pick(result, output):
+    return result if output is None else result[output]
+
+
+def op_call(req):
+    return resolve(req["target"])(*req.get("args", []), **req.get("kwargs", {}))
+
+
+def op_grad(req):
+    fn = resolve(req["target"])
+    args = _with_grad(req.get("args", []), req["wrt"])
+    result = fn(*args, **req.get("kwargs", {}))
+    out = _pick(result, req.get("output"))
+    if not isinstance(out, torch.Tensor):
+        raise HarnessError(f"expected a tensor to backpropagate through, got {type(out).__name__}")
+    out.backward(req["grad_output"])
+    return {"result": result, "grads": [args[i].grad for i in req["wrt"]]}
+
+
+def op_module(req):
+    if req.get("seed") is not None:
+        torch.manual_seed(req["seed"])
+    cls = resolve(req["target"])
+    module = cls(*req.get("init_args", []), **req.get("init_kwargs", {}))
+    if not isinstance(module, torch.nn.Module):
+        raise HarnessError(f"{req['target']} must build a torch.nn.Module, got {type(module).__name__}")
+    params = dict(module.named_parameters())
+    report = {
+        "parameters": {
+            name: {"value": p.detach().clone(), "requires_grad": p.requires_grad, "is_parameter": True}
+            for name, p in params.items()
+        },
+        "attributes": {},
+    }
+    for name in req.get("attributes", []):
+        value = getattr(module, name, None)
+        report["attributes"][name] = value.detach().clone() if isinstance(value, torch.Tensor) else value
+    if req.get("dtype") is not None:
+        if req["dtype"] not in ("float32", "float64"):
+            raise HarnessError(f"unsupported dtype {req['dtype']!r}")
+        module = module.to(getattr(torch, req["dtype"]))
+        params = dict(module.named_parameters())
+    state = req.get("state") or {}
+    with torch.no_grad():
+        for name, value in state.items():
+            if name not in params:
+                raise HarnessError(f"{req['target']} has no parameter named {name!r}")
+            if params[name].shape != value.shape:
+                raise HarnessError(
+                    f"parameter {name!r} has shape {tuple(params[name].shape)}, expected {tuple(value.shape)}"
+                )
+            params[name].copy_(value)
+    if "inputs" not in req:
+        return report
+    module.train(bool(req.get("train", False)))
+    backward = req.get("grad_output") is not None
+    wrt = [i for i, x in enumerate(req["inputs"]) if backward and isinstance(x, torch.Tensor) and x.is_floating_point()]
+    inputs = _with_grad(req["inputs"], wrt)
+    result = module(*inputs, **req.get("forward_kwargs", {}))
+    report["output"] = result
+    if backward:
+        out = _pick(result, req.get("output"))
+        out.backward(req["grad_output"])
+        report["input_grads"] = [inputs[i].grad for i in wrt]
+        report["param_grads"] = {name: p.grad for name, p in params.items()}
+    return report
+
+
+OPS = {"call": op_call, "grad": op_grad, "module": op_module}
+
+
+def describe(exc: BaseException, roots: list[str]) -> dict:
+    """Exception type, message and the last line of the student's own code it passed."""
+    try:
+        message = str(exc)
+    except Exception:  # a student exception whose __str__ fails
+        message = ""
+    where = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if any(frame.filename.startswith(root) for root in roots):
+            where = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
+    return {"type": type(exc).__name__, "message": message[:500], "where": where}
+
+
+def handle(request: dict, roots: list[str]) -> dict:
+    op = OPS.get(request.get("op"))
+    if op is None:
+        return {"error": {"type": "HarnessError", "message": f"unknown operation {request.get('op')!r}", "where": ""}}
+    try:
+        return {"ok": op(request)}
+    except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
+        if isinstance(exc, SystemExit):
+            return {"error": {"type": "SystemExit", "message": "the code called sys.exit()", "where": describe(exc, roots)["where"]}}
+        return {"error": describe(exc, roots)}

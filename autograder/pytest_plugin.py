@@ -1,0 +1,139 @@
+"""pytest plugin for the hidden graders (loaded with ``-p autograder.pytest_plugin``).
+
+- ``@pytest.mark.points(n)``: what a test is worth; every grader test must carry one.
+- ``@pytest.mark.timeout(seconds)``: the time limit of each request that test sends to
+  the student's process (default ``--grade-timeout``).
+- fixtures: ``student`` (a :class:`~autograder.student.Student` for the assignment under
+  test), ``rng`` (a ``torch.Generator`` seeded from the run's seed and the test's id, so
+  inputs change every run but any run can be replayed with ``--grade-seed``) and
+  ``course_data`` (the fixtures in source_data/).
+- ``--grade-report FILE``: one JSON record per test, written by this process, which has
+  never imported the submission. Failure output is the checks' own message only: a
+  grader's source never appears in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from . import course
+from .checks import CheckFailure
+from .student import DEFAULT_TIMEOUT, Student
+
+_RESULTS = pytest.StashKey[dict]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("course grading")
+    group.addoption("--submission", help="folder laid out like assignments/ to grade")
+    group.addoption("--assignment", help="assignment under test, e.g. a1_attention")
+    group.addoption("--grade-seed", type=int, default=0, help="seed of the randomised inputs")
+    group.addoption("--grade-report", help="write per-test results to this JSON file")
+    group.addoption("--grade-timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request")
+    group.addoption("--isolation", default="none", choices=("namespace", "none"))
+    group.addoption("--hide", action="append", default=[], help="another folder to hide from student code")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "points(n): points the test is worth")
+    config.addinivalue_line("markers", "timeout(seconds): limit on each request to the student's code")
+    config.stash[_RESULTS] = {}
+
+
+def pytest_collection_modifyitems(session, config, items):
+    missing = [item.nodeid for item in items if item.get_closest_marker("points") is None]
+    if missing:
+        raise pytest.UsageError(f"grader tests without @pytest.mark.points: {', '.join(missing)}")
+
+
+@pytest.fixture(scope="session")
+def student(request):
+    config = request.config
+    name = config.getoption("--assignment")
+    submission = config.getoption("--submission")
+    if not name or not submission:
+        raise pytest.UsageError("the graders need --submission and --assignment")
+    handle = Student(
+        course.get(name),
+        Path(submission),
+        isolation=config.getoption("--isolation"),
+        timeout=config.getoption("--grade-timeout"),
+        hidden=[Path(p) for p in config.getoption("--hide")],
+    )
+    yield handle
+    handle.close()
+
+
+@pytest.fixture(autouse=True)
+def _request_timeout(request):
+    marker = request.node.get_closest_marker("timeout")
+    if marker is None or "student" not in request.fixturenames:
+        yield
+        return
+    handle = request.getfixturevalue("student")
+    before = handle.timeout
+    handle.timeout = float(marker.args[0])
+    yield
+    handle.timeout = before
+
+
+def derive_seed(run_seed: int, nodeid: str) -> int:
+    digest = hashlib.sha256(f"{run_seed}:{nodeid}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
+
+
+@pytest.fixture
+def rng(request):
+    seed = derive_seed(request.config.getoption("--grade-seed"), request.node.nodeid)
+    return torch.Generator().manual_seed(seed)
+
+
+@pytest.fixture(scope="session")
+def course_data():
+    def load(relative):
+        return json.loads((course.data_dir() / relative).read_text(encoding="utf-8"))
+
+    return load
+
+
+def _title(item) -> str:
+    doc = (item.function.__doc__ or "").strip().splitlines()
+    return doc[0].strip() if doc else item.name
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if call.when == "teardown" or (call.when == "setup" and report.passed):
+        return
+    results = item.config.stash[_RESULTS]
+    if item.nodeid in results:
+        return
+    points = float(item.get_closest_marker("points").args[0])
+    record = {"id": item.nodeid, "name": _title(item), "max_score": points, "score": 0.0,
+              "output": "", "internal_error": False}
+    if report.passed:
+        record["score"] = points
+    elif call.excinfo is not None and isinstance(call.excinfo.value, CheckFailure):
+        record["output"] = str(call.excinfo.value)[:2000]
+    else:
+        kind = call.excinfo.typename if call.excinfo is not None else report.outcome
+        record["output"] = (
+            f"internal grader error ({kind}); this is not your fault, please report it\n"
+            f"error interno del corrector ({kind}); no es culpa tuya, por favor avisa"
+        )
+        record["internal_error"] = True
+    results[item.nodeid] = record
+
+
+def pytest_sessionfinish(session, exitstatus):
+    path = session.config.getoption("--grade-report")
+    if path:
+        records = list(session.config.stash[_RESULTS].values())
+        Path(path).write_text(json.dumps({"tests": records}, indent=1), encoding="utf-8")

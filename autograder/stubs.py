@@ -1,0 +1,159 @@
+"""Turn a reference module into a student stub, with nbgrader's marker syntax.
+
+A solution region is replaced, as nbgrader's ClearSolutions does in notebooks, by::
+
+    # YOUR CODE HERE
+    raise NotImplementedError("not implemented yet: <function>")
+
+indented like its ``### BEGIN SOLUTION`` line. A hidden-tests region
+(``### BEGIN HIDDEN TESTS`` ... ``### END HIDDEN TESTS``) is removed whole. Everything
+else (docstrings, signatures, given code, the hint comments an author writes just above
+a region) stays byte-identical, because nothing else is touched.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from pathlib import Path
+
+BEGIN_SOLUTION = "### BEGIN SOLUTION"
+END_SOLUTION = "### END SOLUTION"
+BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
+END_HIDDEN = "### END HIDDEN TESTS"
+NOT_IMPLEMENTED = "not implemented yet: "
+
+_PAIRS = {BEGIN_SOLUTION: END_SOLUTION, BEGIN_HIDDEN: END_HIDDEN}
+_ALL = (BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN)
+
+
+class MarkerError(ValueError):
+    """A marker is malformed, unbalanced or misplaced; the message names file and line."""
+
+
+@dataclass(frozen=True)
+class Region:
+    kind: str  # "solution" or "hidden"
+    begin: int  # 0-based index of the BEGIN line
+    end: int  # 0-based index of the END line
+    indent: str  # leading whitespace of the BEGIN line
+    owner: str = ""  # qualified name of the enclosing function (solution regions)
+
+
+def _marker_of(line: str, where: str) -> str | None:
+    text = line.strip()
+    if text in _ALL:
+        return text
+    # nbgrader matches these words anywhere on a line; insist on the exact form here so
+    # a typo is an error at generation time, not a silently unstripped solution.
+    for word in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+        if word in text:
+            raise MarkerError(f"{where}: malformed marker {text!r}; write it exactly as '### {word}'")
+    return None
+
+
+def _owners(tree: ast.AST) -> list[tuple[int, int, str]]:
+    """(first line, last line, qualified name) of every function, 1-based."""
+    found: list[tuple[int, int, str]] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                if not isinstance(child, ast.ClassDef):
+                    found.append((child.lineno, child.end_lineno or child.lineno, name))
+                visit(child, name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
+
+
+def find_regions(source: str, path: str = "<source>") -> list[Region]:
+    lines = source.split("\n")
+    regions: list[Region] = []
+    open_marker, open_at = None, -1
+    for i, line in enumerate(lines):
+        marker = _marker_of(line, f"{path}:{i + 1}")
+        if marker is None:
+            continue
+        if marker in _PAIRS:
+            if open_marker is not None:
+                raise MarkerError(f"{path}:{i + 1}: {marker!r} inside the region opened at line {open_at + 1}")
+            open_marker, open_at = marker, i
+        else:
+            if open_marker is None or _PAIRS[open_marker] != marker:
+                raise MarkerError(f"{path}:{i + 1}: {marker!r} without a matching BEGIN")
+            kind = "solution" if open_marker == BEGIN_SOLUTION else "hidden"
+            indent = lines[open_at][: len(lines[open_at]) - len(lines[open_at].lstrip())]
+            regions.append(Region(kind, open_at, i, indent))
+            open_marker = None
+    if open_marker is not None:
+        raise MarkerError(f"{path}:{open_at + 1}: {open_marker!r} is never closed")
+
+    if any(r.kind == "solution" for r in regions):
+        try:
+            tree = ast.parse(source, filename=path)
+        except SyntaxError as exc:
+            raise MarkerError(f"{path}:{exc.lineno}: the solution does not parse: {exc.msg}") from exc
+        owners = _owners(tree)
+        named = []
+        for r in regions:
+            if r.kind == "solution":
+                # The END marker is a comment after the function's last statement, so place
+                # the region by its first line of code.
+                code = [i for i in range(r.begin + 1, r.end) if lines[i].strip() and not lines[i].strip().startswith("#")]
+                if not code:
+                    raise MarkerError(f"{path}:{r.begin + 1}: empty solution region")
+                first = code[0] + 1
+                inside = [o for o in owners if o[0] < first <= o[1]]
+                if not inside:
+                    raise MarkerError(
+                        f"{path}:{r.begin + 1}: a solution region must sit inside a function body"
+                    )
+                r = Region(r.kind, r.begin, r.end, r.indent, max(inside, key=lambda o: o[0])[2])
+            named.append(r)
+        regions = named
+    return regions
+
+
+def make_stub(source: str, path: str = "<source>") -> str:
+    """The student version of ``source``."""
+    lines = source.split("\n")
+    out: list[str] = []
+    cursor = 0
+    for r in find_regions(source, path):
+        out.extend(lines[cursor : r.begin])
+        if r.kind == "solution":
+            out.append(f"{r.indent}# YOUR CODE HERE")
+            out.append(f'{r.indent}raise NotImplementedError("{NOT_IMPLEMENTED}{r.owner}")')
+        cursor = r.end + 1
+    out.extend(lines[cursor:])
+    stub = "\n".join(out)
+    if path.endswith(".py"):
+        try:
+            ast.parse(stub, filename=path)
+        except SyntaxError as exc:
+            raise MarkerError(f"{path}: the generated stub does not parse (line {exc.lineno}: {exc.msg})") from exc
+    return stub
+
+
+def given_code(source: str, path: str = "<source>") -> str:
+    """``source`` without its marked regions: what a stub must keep byte for byte."""
+    lines = source.split("\n")
+    keep = [True] * len(lines)
+    for r in find_regions(source, path):
+        for i in range(r.begin, r.end + 1):
+            keep[i] = False
+    return "\n".join(line for line, k in zip(lines, keep) if k)
+
+
+def solution_texts(source: str, path: str = "<source>") -> list[str]:
+    """The code inside each region (used by leak checks)."""
+    lines = source.split("\n")
+    return ["\n".join(lines[r.begin + 1 : r.end]) for r in find_regions(source, path)]
+
+
+def stub_file(path: Path) -> str:
+    return make_stub(path.read_text(encoding="utf-8"), str(path))

@@ -1,0 +1,151 @@
+"""The grading process's handle on one assignment of a submission.
+
+Hidden graders ask it to run the student's code (``call``, ``grad``, ``module``) and get
+plain data back; they never import that code. Every failure on the student's side
+(exception, time-out, crash, unreadable reply, forbidden shortcut, missing folder)
+becomes a :class:`~autograder.checks.CheckFailure` with a message for the student.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from . import course, forbidden
+from .checks import CheckFailure
+from .course import Assignment
+from .sandbox import StudentFailure, StudentProcess, make_scratch
+from .stubs import NOT_IMPLEMENTED
+
+DEFAULT_TIMEOUT = 10.0  # seconds per request; reference calls take milliseconds
+RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
+
+
+def hidden_paths(extra: list[Path] = ()) -> list[Path]:
+    """Folders the student's process must not see: the checkout (but not a virtual
+    environment inside it, which runs the worker) and any extra ones (the results)."""
+    root = course.PACKAGE_DIR.parent
+    keep = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.executable)}
+    hidden = []
+    for child in sorted(root.iterdir()):
+        if child.is_dir() and not any(k == child or child in k.parents for k in keep):
+            hidden.append(child)
+    return hidden + [Path(p) for p in extra]
+
+
+def _text(value, limit: int) -> str:
+    return value[:limit] if isinstance(value, str) else ""
+
+
+class Student:
+    def __init__(self, assignment: Assignment, submission: Path, *, isolation: str = "none",
+                 timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = ()):
+        self.assignment = assignment
+        self.folder = Path(submission) / assignment.name
+        self.isolation = isolation
+        self.timeout = timeout
+        self.hidden = list(hidden)
+        self.hung: set[str] = set()
+        self.refusals = self._scan() if self.folder.is_dir() else {}
+        self._scratch: Path | None = None
+        self._proc: StudentProcess | None = None
+
+    def _scan(self) -> dict[str, list[forbidden.Finding]]:
+        """Forbidden shortcuts per module; helper modules of the student's count for all."""
+        names = tuple(sorted({n for ns in self.assignment.forbidden.values() for n in ns}))
+        found: dict[str, list[forbidden.Finding]] = {}
+        helpers: list[forbidden.Finding] = []
+        for path in sorted(self.folder.glob("*.py")):
+            if path.name.startswith("test_") or path.name == "conftest.py":
+                continue
+            own = self.assignment.forbidden.get(path.stem)
+            hits = forbidden.scan(path.read_text(encoding="utf-8", errors="replace"), own or names, path.name)
+            if path.stem in self.assignment.modules:
+                found[path.stem] = hits
+            else:
+                helpers += hits
+        return {m: found.get(m, []) + helpers for m in self.assignment.modules}
+
+    # ---------------------------------------------------------------- process
+
+    def _process(self) -> StudentProcess:
+        if self._proc is None:
+            self._scratch = make_scratch({self.assignment.name: self.folder})
+            self._proc = StudentProcess(self._scratch, [self.assignment.name], self.hidden, self.isolation)
+        return self._proc
+
+    def close(self) -> None:
+        if self._proc is not None:
+            self._proc.stop()
+            self._proc = None
+        if self._scratch is not None:
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
+
+    # ---------------------------------------------------------------- requests
+
+    def _run(self, op: str, target: str, fields: dict):
+        name = self.assignment.name
+        if not self.folder.is_dir():
+            raise CheckFailure(
+                f"{name}/ is missing from the submission",
+                f"falta la carpeta {name}/ en la entrega",
+            )
+        module = target.split(".")[0]
+        if module not in self.assignment.modules:
+            raise ValueError(f"grader bug: {target!r} is not in {name}'s modules {self.assignment.modules}")
+        if self.refusals.get(module):
+            uses = "; ".join(str(f) for f in self.refusals[module])
+            raise CheckFailure(
+                f"no credit for {module}.py: it uses what this exercise asks you to build ({uses})",
+                f"sin puntos para {module}.py: usa lo que este ejercicio te pide construir ({uses})",
+            )
+        timeout = min(self.timeout, RETRY_TIMEOUT) if target in self.hung else self.timeout
+        try:
+            reply = self._process().request({"op": op, "target": target, **fields}, timeout)
+        except StudentFailure as exc:
+            if exc.kind == "timeout":
+                self.hung.add(target)
+                raise CheckFailure(
+                    f"{target} did not finish within {timeout:g} s (an infinite loop?)",
+                    f"{target} no terminó en {timeout:g} s (¿un bucle infinito?)",
+                ) from None
+            raise CheckFailure(
+                f"running {target} failed: {exc.detail}",
+                f"la ejecución de {target} falló: {exc.detail}",
+            ) from None
+        if "error" in reply:
+            error = reply["error"] if isinstance(reply["error"], dict) else {}
+            kind, message = _text(error.get("type"), 80), _text(error.get("message"), 300)
+            where = _text(error.get("where"), 120)
+            if kind == "NotImplementedError" and message.startswith(NOT_IMPLEMENTED):
+                todo = message[len(NOT_IMPLEMENTED):]
+                raise CheckFailure(f"{message}", f"aún sin implementar: {todo}")
+            at = f" ({where})" if where else ""
+            raise CheckFailure(
+                f"{target} raised {kind}: {message}{at}",
+                f"{target} lanzó {kind}: {message}{at}",
+            )
+        return reply["ok"]
+
+    def call(self, target: str, *args, **kwargs):
+        """``target(*args, **kwargs)`` in the student's process; the result as plain data."""
+        return self._run("call", target, {"args": list(args), "kwargs": kwargs})
+
+    def grad(self, target: str, *args, wrt, grad_output, output=None, **kwargs):
+        """Call ``target``, backpropagate ``grad_output`` through the result (or through
+        ``result[output]``) and return ``(result, [grad of args[i] for i in wrt])``."""
+        reply = self._run("grad", target, {
+            "args": list(args), "kwargs": kwargs, "wrt": list(wrt), "output": output, "grad_output": grad_output,
+        })
+        if not isinstance(reply, dict) or not isinstance(reply.get("grads"), list):
+            raise CheckFailure(f"{target}: unreadable gradient reply", f"{target}: respuesta de gradientes ilegible")
+        return reply.get("result"), reply["grads"]
+
+    def module(self, target: str, *init_args, **fields) -> dict:
+        """Build ``target(*init_args, **init_kwargs)`` and report on it; see ``harness.op_module``."""
+        reply = self._run("module", target, {"init_args": list(init_args), **fields})
+        if not isinstance(reply, dict) or not isinstance(reply.get("parameters"), dict):
+            raise CheckFailure(f"{target}: unreadable module report", f"{target}: informe del módulo ilegible")
+        return reply
