@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import course
 from .grade import GradingError, grade
-from .student import DEFAULT_TIMEOUT
+from .isolation import DEFAULT_TIMEOUT
 from .stubs import MarkerError
 from .sync import differences, sync
 

@@ -22,8 +22,7 @@ from pathlib import Path
 
 from . import course
 from .course import Assignment
-from .sandbox import resolve_isolation
-from .student import DEFAULT_TIMEOUT, hidden_paths
+from .isolation import DEFAULT_TIMEOUT, hidden_paths, resolve_isolation
 
 ASSIGNMENT_BUDGET = 1800  # seconds; a safety net, every request has its own limit
 

@@ -23,7 +23,8 @@ import torch
 
 from . import course
 from .checks import CheckFailure
-from .student import DEFAULT_TIMEOUT, Student
+from .isolation import DEFAULT_TIMEOUT
+from .student import Student
 
 _RESULTS = pytest.StashKey[dict]()
 

@@ -6,13 +6,7 @@ a scratch folder, starts ``worker.py`` there and exchanges plain-data messages w
 out, a worker that dies (``os._exit``, a segfault) or one that writes garbage is killed
 and replaced by a fresh one for the next request.
 
-Isolation ("namespace", Linux): the worker runs in new user, mount, PID and network
-namespaces. The course checkout's folders (solutions, graders, tests, git history) and
-the results folder are covered by empty tmpfs mounts that a nested user namespace locks
-in place, the grading process is invisible in its /proc, and there is no network. Where
-the kernel refuses namespaces (macOS, locked-down containers) "auto" falls back to
-"none": a plain child process with a scratch working folder and a minimal environment,
-and the grade output says so.
+Isolation (what the process can see) is set up as ``isolation.py`` describes.
 """
 
 from __future__ import annotations
@@ -26,18 +20,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from functools import lru_cache
 from pathlib import Path
 
 from . import wire
+from .isolation import MOUNT_SCRIPT, namespace_prefix
 
 HARNESS_FILES = ("worker.py", "harness.py", "wire.py")
 STARTUP_TIMEOUT = 120.0  # importing torch on a busy 2-core machine can take a while
 MAX_SUBMISSION_FILE = 1 << 20  # bytes; a bigger .py file is not copied
-_MOUNT_SCRIPT = (
-    'while [ "$1" != "--" ]; do mount -t tmpfs -o size=16k course-hidden "$1" || exit 97; shift; done; shift; '
-    'exec unshare --user --map-root-user --mount -- "$@"'
-)
 
 
 class StudentFailure(Exception):
@@ -47,38 +37,6 @@ class StudentFailure(Exception):
         super().__init__(detail)
         self.kind = kind  # "timeout", "crash", "protocol", "startup"
         self.detail = detail
-
-
-@lru_cache(maxsize=None)
-def namespaces_available() -> bool:
-    """Can this machine run the worker inside the namespace sandbox?"""
-    if not sys.platform.startswith("linux") or shutil.which("unshare") is None:
-        return False
-    probe = Path(tempfile.mkdtemp(prefix="course-ns-probe-"))
-    try:
-        cmd = _namespace_prefix() + ["sh", "-c", _MOUNT_SCRIPT, "sh", str(probe), "--", "true"]
-        return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-    finally:
-        shutil.rmtree(probe, ignore_errors=True)
-
-
-def _namespace_prefix() -> list[str]:
-    return [
-        "unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child",
-        "--mount-proc", "--net", "--",
-    ]
-
-
-def resolve_isolation(requested: str) -> str:
-    if requested not in ("auto", "namespace", "none"):
-        raise ValueError(f"isolation must be auto, namespace or none, got {requested!r}")
-    if requested == "auto":
-        return "namespace" if namespaces_available() else "none"
-    if requested == "namespace" and not namespaces_available():
-        raise RuntimeError("namespace isolation is not available on this machine (needs Linux user namespaces)")
-    return requested
 
 
 def make_scratch(folders: dict[str, Path | None]) -> Path:
@@ -128,7 +86,7 @@ class StudentProcess:
         worker = [sys.executable, "-I", str(self.scratch / "_harness" / "worker.py"), str(req_fd), str(resp_fd)]
         worker += self.folders
         if self.isolation == "namespace":
-            return _namespace_prefix() + ["sh", "-c", _MOUNT_SCRIPT, "sh", *self.hidden, "--", *worker]
+            return namespace_prefix() + ["sh", "-c", MOUNT_SCRIPT, "sh", *self.hidden, "--", *worker]
         return worker
 
     def start(self) -> None:

@@ -9,29 +9,16 @@ becomes a :class:`~autograder.checks.CheckFailure` with a message for the studen
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 from . import course, forbidden
 from .checks import CheckFailure
 from .course import Assignment
+from .isolation import DEFAULT_TIMEOUT
 from .sandbox import StudentFailure, StudentProcess, make_scratch
 from .stubs import NOT_IMPLEMENTED
 
-DEFAULT_TIMEOUT = 10.0  # seconds per request; reference calls take milliseconds
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
-
-
-def hidden_paths(extra: list[Path] = ()) -> list[Path]:
-    """Folders the student's process must not see: the checkout (but not a virtual
-    environment inside it, which runs the worker) and any extra ones (the results)."""
-    root = course.PACKAGE_DIR.parent
-    keep = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.executable)}
-    hidden = []
-    for child in sorted(root.iterdir()):
-        if child.is_dir() and not any(k == child or child in k.parents for k in keep):
-            hidden.append(child)
-    return hidden + [Path(p) for p in extra]
 
 
 def _text(value, limit: int) -> str:

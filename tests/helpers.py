@@ -1,0 +1,66 @@
+"""Helpers for the project tests: build submission variants, grade them with the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTIONS = ROOT / "solutions"
+ASSIGNMENTS = ROOT / "assignments"
+
+
+@dataclass
+class Graded:
+    rc: int
+    stdout: str
+    stderr: str
+    results: dict | None
+
+    def tests(self, assignment: str) -> dict[str, dict]:
+        """name -> test record for one assignment."""
+        prefix = f"{assignment} · "
+        return {t["name"][len(prefix):]: t for t in self.results["tests"] if t["name"].startswith(prefix)}
+
+    def score(self, assignment: str) -> tuple[float, float]:
+        tests = self.tests(assignment).values()
+        return sum(t["score"] for t in tests), sum(t["max_score"] for t in tests)
+
+    def failed(self, assignment: str) -> set[str]:
+        return {name for name, t in self.tests(assignment).items() if t["score"] < t["max_score"]}
+
+
+def run_grade(submission: Path, out: Path, *args: str, env: dict | None = None, timeout: float = 600) -> Graded:
+    proc = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(submission), "--out", str(out), *args],
+        capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}, cwd=ROOT,
+    )
+    path = out / "results.json"
+    results = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+    return Graded(proc.returncode, proc.stdout, proc.stderr, results)
+
+
+def make_submission(dest: Path, edits: dict[str, list[tuple[str, str]]] | None = None,
+                    files: dict[str, str] | None = None, base: Path = SOLUTIONS) -> Path:
+    """Copy ``base`` (the reference solutions) to ``dest`` and change it.
+
+    ``edits``: "a1_attention/attention.py" -> [(old, new), ...] text replacements; each
+    ``old`` must occur, so a test never silently grades an unchanged copy.
+    ``files``: "a1_attention/attention.py" -> whole new content.
+    """
+    shutil.copytree(base, dest, ignore=shutil.ignore_patterns("__pycache__"))
+    for rel, replacements in (edits or {}).items():
+        path = dest / rel
+        text = path.read_text(encoding="utf-8")
+        for old, new in replacements:
+            assert old in text, f"{old!r} not found in {rel}; update this test's edit"
+            text = text.replace(old, new)
+        path.write_text(text, encoding="utf-8")
+    for rel, content in (files or {}).items():
+        (dest / rel).write_text(content, encoding="utf-8")
+    return dest

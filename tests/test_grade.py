@@ -1,0 +1,106 @@
+"""`python -m autograder grade`: scores, results.json, and a broken assignment's blast radius."""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from helpers import ROOT, SOLUTIONS, make_submission, run_grade
+
+GRADESCOPE_TEST_KEYS = {"name", "score", "max_score", "output", "visibility"}
+
+
+def test_solutions_get_full_marks(graded_solutions):
+    """Do the reference solutions get every point, with exit code 0?"""
+    g = graded_solutions
+    assert g.rc == 0, g.stderr
+    assert g.results["max_score"] > 0 and g.results["score"] == g.results["max_score"]
+    assert "total" in g.stdout and "a1_attention" in g.stdout and "a2_layernorm" in g.stdout
+
+
+def test_results_json_is_gradescope_format(graded_solutions):
+    """Does results.json have Gradescope's top-level and per-test fields, scores adding up?"""
+    r = graded_solutions.results
+    assert {"score", "max_score", "tests", "output"} <= set(r)
+    assert r["tests"] and all(GRADESCOPE_TEST_KEYS <= set(t) for t in r["tests"])
+    assert all(t["visibility"] in ("visible", "hidden", "after_due_date", "after_published") for t in r["tests"])
+    assert r["score"] == sum(t["score"] for t in r["tests"])
+    assert r["max_score"] == sum(t["max_score"] for t in r["tests"])
+    assert "1234" in r["output"], "the seed must be recorded"
+
+
+def test_untouched_stubs_get_zero_without_crashing(graded_stubs):
+    """Do the untouched stubs get 0 points, exit code 0, and 'not implemented' feedback?"""
+    g = graded_stubs
+    assert g.rc == 0, g.stderr
+    assert g.results["score"] == 0 and g.results["max_score"] > 0
+    assert all("not implemented yet" in t["output"] for t in g.results["tests"])
+
+
+BROKEN_A1 = {
+    "wrong": [("return output, weights", "return output * 0, weights")],
+    "hangs": [("    d_k = q.size(-1)\n", "    d_k = q.size(-1)\n    while True:\n        pass\n")],
+    "exits": [("    d_k = q.size(-1)\n", "    d_k = q.size(-1)\n    import os\n    os._exit(0)\n")],
+}
+
+
+@pytest.mark.parametrize("how", sorted(BROKEN_A1))
+def test_broken_a1_keeps_a2_points(how, tmp_path):
+    """When a1's attention is wrong, hangs forever or calls os._exit(0), does a1 lose points while a2 keeps all of its own?"""
+    sub = make_submission(tmp_path / "sub", {"a1_attention/attention.py": BROKEN_A1[how]})
+    g = run_grade(sub, tmp_path / "out", "--seed", "7", "--timeout", "3")
+    assert g.rc == 0, g.stderr
+    a1, a1_max = g.score("a1_attention")
+    a2, a2_max = g.score("a2_layernorm")
+    assert a2 == a2_max > 0
+    assert a1 < a1_max
+    # The masks are in another module and still earn their points.
+    assert g.tests("a1_attention")[next(n for n in g.tests("a1_attention") if n.startswith("Is causal_mask"))]["score"] > 0
+    failed = [t["output"] for t in g.tests("a1_attention").values() if t["score"] == 0]
+    expected = {"wrong": "values are off", "hangs": "did not finish within", "exits": "exited with status 0"}[how]
+    assert any(expected in out for out in failed), failed
+
+
+def test_missing_assignment_folder_scores_zero_with_a_note(tmp_path):
+    """Does a submission without a2_layernorm/ get 0 there, full a1, and say the folder is missing?"""
+    sub = make_submission(tmp_path / "sub")
+    shutil.rmtree(sub / "a2_layernorm")
+    g = run_grade(sub, tmp_path / "out", "--seed", "3")
+    assert g.rc == 0
+    assert g.score("a2_layernorm")[0] == 0 and g.score("a1_attention")[0] == g.score("a1_attention")[1]
+    assert all("a2_layernorm/ is missing" in t["output"] for t in g.tests("a2_layernorm").values())
+
+
+@pytest.mark.parametrize(
+    "path, message",
+    [
+        ("does-not-exist", "does not exist"),
+        ("pyproject.toml", "is a file"),
+        ("solutions/a1_attention", "is one assignment"),
+        ("tests", "holds none of the course's assignment folders"),
+    ],
+)
+def test_bad_path_is_one_clear_line_and_nonzero(path, message, tmp_path):
+    """Does a bad PATH exit non-zero with a single 'error:' line?"""
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", path, "--out", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_same_seed_same_inputs_other_seed_other_inputs(tmp_path):
+    """Does --seed replay exactly the same random inputs, and a new seed draw new ones?"""
+    sub = make_submission(tmp_path / "sub", {"a2_layernorm/layernorm.py": [("unbiased=False", "unbiased=True")]})
+    outputs = []
+    for seed, out in (("11", "o1"), ("11", "o2"), ("12", "o3")):
+        g = run_grade(sub, tmp_path / out, "--seed", seed, "--only", "a2_layernorm")
+        outputs.append([t["output"] for t in g.results["tests"]])
+    assert outputs[0] == outputs[1]
+    assert outputs[0] != outputs[2]
+
+
+def test_grading_solutions_folder_is_possible_by_name(graded_solutions):
+    """Is the graded folder the one named on the command line?"""
+    assert str(SOLUTIONS) in graded_solutions.stdout

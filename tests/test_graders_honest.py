@@ -1,0 +1,118 @@
+"""Are the hidden graders honest: failing on stubs, passing on solutions, catching real bugs?"""
+
+import ast
+
+import pytest
+
+from autograder import course
+
+from helpers import make_submission, run_grade
+
+
+def test_every_grader_fails_on_stubs_and_passes_on_solutions(graded_solutions, graded_stubs):
+    """Does every hidden grader test give full points to the solutions and zero to the stubs?"""
+    solved = {t["name"]: t for t in graded_solutions.results["tests"]}
+    stubbed = {t["name"]: t for t in graded_stubs.results["tests"]}
+    assert solved.keys() == stubbed.keys() and len(solved) >= 15
+    for name in solved:
+        assert solved[name]["score"] == solved[name]["max_score"] > 0, f"solutions fail: {name}: {solved[name]['output']}"
+        assert stubbed[name]["score"] == 0, f"stubs pass: {name}"
+
+
+def test_every_assignment_has_graders():
+    """Does every assignment have a folder of hidden graders?"""
+    for a in course.ASSIGNMENTS:
+        assert list((course.GRADERS_DIR / a.name).glob("test_*.py")), a.name
+
+
+def test_graders_report_only_through_checks():
+    """Do graders avoid bare `assert`, whose failure text would quote grader source?"""
+    for path in course.GRADERS_DIR.rglob("test_*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        asserts = [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Assert)]
+        assert not asserts, f"{path.name} uses assert on lines {asserts}; use autograder.checks"
+
+
+# Each mutant is a classic mistake: (assignment, file, edits, graders that must catch it).
+MUTANTS = {
+    "no 1/sqrt(d_k) scaling": (
+        "a1_attention", "attention.py", [(" / math.sqrt(d_k)", "")],
+        ["Does masked_self_attention reproduce", "Does attention match softmax"],
+    ),
+    "scaled by sqrt(d_v)": (
+        "a1_attention", "attention.py", [("d_k = q.size(-1)", "d_k = v.size(-1)")],
+        ["Does attention match softmax"],
+    ),
+    "mask inverted": (
+        "a1_attention", "attention.py", [("scores.masked_fill(~mask, ", "scores.masked_fill(mask, ")],
+        ["Does a (B, 1, 1, S) padding mask", "Does a (T_q, T_k) mask broadcast"],
+    ),
+    "NaN for fully masked rows": (
+        "a1_attention", "attention.py", [("scores = scores.masked_fill(~has_key, 0.0)\n", ""),
+                                          (".masked_fill(~has_key, 0.0)", "")],
+        ["Does a query with every key masked", "Do gradients w.r.t. q, k and v"],
+    ),
+    "softmax without max subtraction": (
+        "a1_attention", "attention.py",
+        [("weights = torch.softmax(scores, dim=-1)\n", "weights = scores.exp() / scores.exp().sum(-1, keepdim=True)\n")],
+        ["Do weight rows sum to 1 without overflow"],
+    ),
+    "hard-coded course table": (
+        "a1_attention", "attention.py",
+        [("    Z, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(Q.size(0), device=Q.device))\n    return Z",
+          "    return torch.tensor([[1.0, 0.0, 0.0], [0.4568, 0.5432, 0.0], [0.3219, 0.3332, 0.3449], [0.2309, 0.5130, 0.5260]])")],
+        ["Is masked_self_attention causal attention on random"],
+    ),
+    "calls F.scaled_dot_product_attention": (
+        "a1_attention", "attention.py",
+        [("    output = weights @ v  # (..., T_q, d_v)\n",
+          "    output = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n")],
+        ["Does attention match softmax", "Does masked_self_attention reproduce"],
+    ),
+    "padding mask (B, 1, S)": (
+        "a1_attention", "masks.py", [("return (tokens != pad_id)[:, None, None, :]", "return (tokens != pad_id)[:, None, :]")],
+        ["Does padding_mask hide exactly"],
+    ),
+    "causal mask upper triangle": (
+        "a1_attention", "masks.py", [("return torch.tril(", "return torch.triu(")],
+        ["Is causal_mask(T) the boolean lower triangle", "Is target_mask the (B, 1, T, T)"],
+    ),
+    "unbiased variance": (
+        "a2_layernorm", "layernorm.py", [("unbiased=False", "unbiased=True")],
+        ["Does LayerNorm(3) give the course's outputs", "Are the variance biased", "Does the output match torch's layer_norm"],
+    ),
+    "eps outside the square root": (
+        "a2_layernorm", "layernorm.py", [("torch.sqrt(var + self.eps)", "(torch.sqrt(var) + self.eps)")],
+        ["Are the variance biased"],
+    ),
+    "normalises the last dim only": (
+        "a2_layernorm", "layernorm.py", [("dims = tuple(range(-len(self.normalized_shape), 0))", "dims = (-1,)")],
+        ["Does it normalise over several trailing dims"],
+    ),
+    "weight not a Parameter": (
+        "a2_layernorm", "layernorm.py", [("self.weight = nn.Parameter(torch.ones(self.normalized_shape))",
+                                          "self.register_buffer('weight', torch.ones(self.normalized_shape))")],
+        ["Are weight and bias parameters"],
+    ),
+    "calls F.layer_norm": (
+        "a2_layernorm", "layernorm.py",
+        [("        return (x - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias\n",
+          "        return torch.nn.functional.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)\n")],
+        ["Does LayerNorm(3) give the course's outputs", "Do gradients w.r.t. input, weight and bias"],
+    ),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_graders_catch_classic_mistakes(mutant, tmp_path):
+    """Does each classic mistake lose the points of the graders aimed at it?"""
+    assignment, module, edits, must_fail = MUTANTS[mutant]
+    sub = make_submission(tmp_path / "sub", {f"{assignment}/{module}": edits})
+    g = run_grade(sub, tmp_path / "out", "--only", assignment, "--seed", "5")
+    assert g.rc == 0, g.stderr
+    failed = g.failed(assignment)
+    for prefix in must_fail:
+        assert any(name.startswith(prefix) for name in failed), f"{mutant}: '{prefix}...' passed; failed were {sorted(failed)}"
+    if mutant.startswith("calls "):
+        outputs = [t["output"] for t in g.tests(assignment).values()]
+        assert any("uses torch.nn.functional." in out and f"{module}:" in out for out in outputs), outputs

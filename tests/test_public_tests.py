@@ -1,0 +1,49 @@
+"""The public tests that students run: `pytest assignments`."""
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from helpers import ROOT
+
+
+def _run(tmp_path, *args, env=None):
+    xml = tmp_path / "junit.xml"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "assignments", f"--junitxml={xml}", *args],
+        cwd=ROOT, capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=300,
+    )
+    cases = ET.parse(xml).getroot().iter("testcase")
+    return proc, list(cases)
+
+
+def test_stubs_fail_only_with_not_implemented(tmp_path):
+    """Does every public test fail on the stubs with one short 'not implemented yet' line?"""
+    proc, cases = _run(tmp_path)
+    assert proc.returncode == 1 and len(cases) >= 10
+    for case in cases:
+        failure = case.find("failure")
+        assert failure is not None, f"{case.get('name')} did not fail on the stubs"
+        text = failure.text or ""
+        assert text.startswith("not implemented yet: "), f"{case.get('name')}: {text[:300]}"
+        assert "aún sin implementar" in text and "Traceback" not in text and len(text.splitlines()) == 1
+    assert "Traceback" not in proc.stdout
+
+
+def test_solutions_pass_with_option_and_with_environment(tmp_path):
+    """Do the same tests pass when pointed at solutions/ by option or by COURSE_TARGET?"""
+    for args, env in ((("--course-target", "solutions"), None), ((), {"COURSE_TARGET": "solutions"})):
+        proc, cases = _run(tmp_path, *args, env=env)
+        assert proc.returncode == 0, proc.stdout[-2000:]
+        assert cases and all(case.find("failure") is None and case.find("error") is None for case in cases)
+        assert "course target: " + str(ROOT / "solutions") in proc.stdout
+
+
+def test_bad_target_is_a_clear_usage_error(tmp_path):
+    """Does a wrong --course-target stop with a message that names it?"""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "assignments", "--course-target", "nowhere"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 4 and "'nowhere' is not a folder" in proc.stderr

@@ -1,0 +1,70 @@
+"""Tests for autograder/sync.py and for the committed assignments/ folder."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+from autograder.stubs import find_regions, given_code, solution_texts
+from autograder.sync import differences, sync
+
+from helpers import ASSIGNMENTS, ROOT, SOLUTIONS
+
+
+def test_committed_assignments_are_up_to_date():
+    """Is assignments/ exactly what `python -m autograder sync` generates from solutions/?"""
+    problems = differences(SOLUTIONS, ASSIGNMENTS)
+    assert not problems, "assignments/ is stale, run `python -m autograder sync`:\n" + "\n".join(problems)
+
+
+def test_sync_check_cli_reports_staleness(tmp_path):
+    """Does `sync --check` exit 1 and name the file when assignments/ was edited by hand?"""
+    clean = subprocess.run([sys.executable, "-m", "autograder", "sync", "--check"], cwd=ROOT, capture_output=True, text=True)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    # A copy of the checkout with one stub edited by hand.
+    for name in ("solutions", "assignments"):
+        shutil.copytree(ROOT / name, tmp_path / name)
+    (tmp_path / "assignments" / "a1_attention" / "masks.py").write_text("# edited by hand\n")
+    stale = subprocess.run(
+        [sys.executable, "-m", "autograder", "sync", "--check"],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "COURSE_ROOT": str(tmp_path)},
+    )
+    assert stale.returncode == 1
+    assert "out of date: a1_attention/masks.py" in stale.stdout
+
+
+def test_sync_writes_and_removes(tmp_path):
+    """Does sync rewrite changed stubs and delete files that no longer come from solutions/?"""
+    dst = tmp_path / "assignments"
+    sync(SOLUTIONS, dst)
+    (dst / "a1_attention" / "stray.py").write_text("x = 1\n")
+    (dst / "a2_layernorm" / "layernorm.py").write_text("broken\n")
+    changed = sync(SOLUTIONS, dst)
+    assert "removed a1_attention/stray.py" in changed and "wrote a2_layernorm/layernorm.py" in changed
+    assert differences(SOLUTIONS, dst) == []
+
+
+def test_every_solution_module_has_regions_and_keeps_given_code():
+    """Does every student module have solution regions, with all other text identical in its stub?"""
+    modules = [p for p in SOLUTIONS.glob("a*/*.py") if not p.name.startswith("test_")]
+    assert modules
+    for path in modules:
+        source = path.read_text(encoding="utf-8")
+        assert any(r.kind == "solution" for r in find_regions(source, str(path))), f"{path} has no exercise"
+        stub = (ASSIGNMENTS / path.relative_to(SOLUTIONS)).read_text(encoding="utf-8")
+        kept = "\n".join(
+            line for line in stub.split("\n")
+            if line.strip() != "# YOUR CODE HERE" and "raise NotImplementedError(\"not implemented yet" not in line
+        )
+        assert kept == given_code(source, str(path)), f"{path}: given code changed in the stub"
+
+
+def test_no_solution_code_in_assignments():
+    """Does no line of any solution region appear anywhere under assignments/?"""
+    generated = "\n".join(p.read_text(encoding="utf-8") for p in ASSIGNMENTS.rglob("*.py"))
+    for path in SOLUTIONS.rglob("*.py"):
+        for region in solution_texts(path.read_text(encoding="utf-8"), str(path)):
+            for line in region.split("\n"):
+                code = line.strip()
+                if code and not code.startswith("#") and len(code) > 12:
+                    assert code not in generated, f"solution line leaked into assignments/: {code!r}"
