@@ -28,6 +28,8 @@ class Assignment:
 
 _SDPA = ("scaled_dot_product_attention", "MultiheadAttention", "multi_head_attention_forward")
 _LAYERNORM = ("LayerNorm", "layer_norm", "native_layer_norm", "RMSNorm", "rms_norm", "GroupNorm", "group_norm")
+_TORCH_TRANSFORMER = ("Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
+                      "TransformerDecoderLayer")
 
 ASSIGNMENTS: tuple[Assignment, ...] = (
     Assignment(
@@ -43,6 +45,22 @@ ASSIGNMENTS: tuple[Assignment, ...] = (
         title_es="Normalización de capa desde cero",
         modules=("layernorm",),
         forbidden={"layernorm": _LAYERNORM},
+    ),
+    Assignment(
+        name="a3_blocks",
+        title_en="Positional encoding, multi-head attention, feed-forward",
+        title_es="Codificación posicional, atención multicabeza, red feed-forward",
+        modules=("positional", "multihead", "feedforward"),
+        forbidden={"positional": _SDPA, "multihead": _SDPA, "feedforward": _SDPA},
+        requires=("a1_attention",),
+    ),
+    Assignment(
+        name="a4_transformer",
+        title_en="Encoder and decoder layers, the full Transformer",
+        title_es="Capas de codificador y decodificador, el Transformer completo",
+        modules=("layers", "transformer"),
+        forbidden={"layers": _SDPA + _TORCH_TRANSFORMER, "transformer": _SDPA + _TORCH_TRANSFORMER},
+        requires=("a1_attention", "a2_layernorm", "a3_blocks"),
     ),
 )
 

@@ -91,6 +91,9 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
     result = AssignmentResult(assignment, tests, time.monotonic() - start)
     if not (submission / assignment.name).is_dir():
         result.note = "missing from the submission / no está en la entrega"
+    elif assignment.requires:
+        short = ", ".join(name.split("_")[0] for name in assignment.requires)
+        result.note = f"with reference {short} / con {short} de referencia"
     return result
 
 

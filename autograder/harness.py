@@ -9,9 +9,11 @@ Each operation takes a request dict and returns plain data:
 - ``call``: call ``target(*args, **kwargs)``;
 - ``grad``: the same, then backpropagate ``grad_output`` through one output and return
   the gradients of the chosen arguments;
-- ``module``: build ``target(*init_args, **init_kwargs)`` (an ``nn.Module``), report its
-  parameters, optionally load given values into them, run ``forward(*inputs)`` and,
-  optionally, backpropagate ``grad_output``.
+- ``module``: build ``target(*init_args, **init_kwargs)`` (an ``nn.Module``; a ``config``
+  dataclass built from ``[class, kwargs]`` goes first when given), report its
+  parameters and buffers, optionally load given values into the parameters, run
+  ``forward(*inputs)`` (or ``encode``/``decode``) and, optionally, backpropagate
+  ``grad_output``.
 """
 
 from __future__ import annotations
@@ -69,15 +71,21 @@ def op_module(req):
     if req.get("seed") is not None:
         torch.manual_seed(req["seed"])
     cls = resolve(req["target"])
-    module = cls(*req.get("init_args", []), **req.get("init_kwargs", {}))
+    init_args = list(req.get("init_args", []))
+    if req.get("config") is not None:  # e.g. ["transformer.TransformerConfig", {...}]
+        config_class, config_kwargs = req["config"]
+        init_args.insert(0, resolve(config_class)(**config_kwargs))
+    module = cls(*init_args, **req.get("init_kwargs", {}))
     if not isinstance(module, torch.nn.Module):
         raise HarnessError(f"{req['target']} must build a torch.nn.Module, got {type(module).__name__}")
     params = dict(module.named_parameters())
     report = {
         "parameters": {
-            name: {"value": p.detach().clone(), "requires_grad": p.requires_grad, "is_parameter": True}
+            name: {"value": p.detach().clone(), "requires_grad": p.requires_grad}
             for name, p in params.items()
         },
+        "buffers": sorted(name for name, _ in module.named_buffers()),
+        "num_parameters": sum(p.numel() for p in params.values()),
         "attributes": {},
     }
     for name in req.get("attributes", []):
@@ -104,7 +112,10 @@ def op_module(req):
     backward = req.get("grad_output") is not None
     wrt = [i for i, x in enumerate(req["inputs"]) if backward and isinstance(x, torch.Tensor) and x.is_floating_point()]
     inputs = _with_grad(req["inputs"], wrt)
-    result = module(*inputs, **req.get("forward_kwargs", {}))
+    method = req.get("method")
+    if method is not None and method not in ("encode", "decode"):
+        raise HarnessError(f"method {method!r} is not one the graders call")
+    result = (getattr(module, method) if method else module)(*inputs, **req.get("forward_kwargs", {}))
     report["output"] = result
     if backward:
         out = _pick(result, req.get("output"))

@@ -65,6 +65,7 @@ def student(request):
         isolation=config.getoption("--isolation"),
         timeout=config.getoption("--grade-timeout"),
         hidden=[Path(p) for p in config.getoption("--hide")],
+        references=course.solutions_dir(),
     )
     yield handle
     handle.close()

@@ -4,6 +4,12 @@ Hidden graders ask it to run the student's code (``call``, ``grad``, ``module``)
 plain data back; they never import that code. Every failure on the student's side
 (exception, time-out, crash, unreadable reply, forbidden shortcut, missing folder)
 becomes a :class:`~autograder.checks.CheckFailure` with a message for the student.
+
+Prerequisites: an assignment that imports earlier ones (a4 imports a1-a3) runs against
+the *reference* versions of those, so a broken a1 costs points in a1 only. That puts
+reference code in the student's process, which may read it; so every text that comes
+back from that process is redacted of any line of a reference solution region before it
+reaches feedback, and nothing it prints is kept at all.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from .checks import CheckFailure
 from .course import Assignment
 from .isolation import DEFAULT_TIMEOUT
 from .sandbox import StudentFailure, StudentProcess, make_scratch
-from .stubs import NOT_IMPLEMENTED
+from .stubs import NOT_IMPLEMENTED, solution_texts
 
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
 
@@ -25,11 +31,25 @@ def _text(value, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
 
 
+def secret_lines(folders: list[Path]) -> set[str]:
+    """Lines of the solution regions in reference folders (what a student must not see)."""
+    lines = set()
+    for folder in folders:
+        for path in folder.glob("*.py"):
+            for region in solution_texts(path.read_text(encoding="utf-8"), str(path)):
+                lines.update(line.strip() for line in region.split("\n") if len(line.strip()) >= 8
+                             and not line.strip().startswith("#"))
+    return lines
+
+
 class Student:
     def __init__(self, assignment: Assignment, submission: Path, *, isolation: str = "none",
-                 timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = ()):
+                 timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = (), references: Path | None = None):
         self.assignment = assignment
         self.folder = Path(submission) / assignment.name
+        references = references if references is not None else course.solutions_dir()
+        self.prerequisites = {name: references / name for name in assignment.requires}
+        self.secrets = secret_lines(list(self.prerequisites.values()))
         self.isolation = isolation
         self.timeout = timeout
         self.hidden = list(hidden)
@@ -58,8 +78,9 @@ class Student:
 
     def _process(self) -> StudentProcess:
         if self._proc is None:
-            self._scratch = make_scratch({self.assignment.name: self.folder})
-            self._proc = StudentProcess(self._scratch, [self.assignment.name], self.hidden, self.isolation)
+            folders = {self.assignment.name: self.folder, **self.prerequisites}
+            self._scratch = make_scratch(folders)
+            self._proc = StudentProcess(self._scratch, list(folders), self.hidden, self.isolation)
         return self._proc
 
     def close(self) -> None:
@@ -72,7 +93,8 @@ class Student:
 
     # ---------------------------------------------------------------- requests
 
-    def _run(self, op: str, target: str, fields: dict):
+    def _request(self, op: str, target: str, fields: dict) -> dict:
+        """Send one request; the reply holds "ok" or "error". Transport failures raise."""
         name = self.assignment.name
         if not self.folder.is_dir():
             raise CheckFailure(
@@ -102,19 +124,48 @@ class Student:
                 f"running {target} failed: {exc.detail}",
                 f"la ejecución de {target} falló: {exc.detail}",
             ) from None
+        return reply
+
+    def _run(self, op: str, target: str, fields: dict):
+        reply = self._request(op, target, fields)
         if "error" in reply:
-            error = reply["error"] if isinstance(reply["error"], dict) else {}
-            kind, message = _text(error.get("type"), 80), _text(error.get("message"), 300)
-            where = _text(error.get("where"), 120)
-            if kind == "NotImplementedError" and message.startswith(NOT_IMPLEMENTED):
-                todo = message[len(NOT_IMPLEMENTED):]
-                raise CheckFailure(f"{message}", f"aún sin implementar: {todo}")
-            at = f" ({where})" if where else ""
-            raise CheckFailure(
-                f"{target} raised {kind}: {message}{at}",
-                f"{target} lanzó {kind}: {message}{at}",
-            )
+            raise self._error_failure(target, self._error(reply))
         return reply["ok"]
+
+    def _redact(self, text: str) -> str:
+        if any(line in text for line in self.secrets):
+            return "[message withheld: it quoted reference code / mensaje ocultado: citaba código de referencia]"
+        return text
+
+    def _error(self, reply: dict) -> dict:
+        """The student's exception as {type, message, where}: bounded, redacted strings."""
+        error = reply["error"] if isinstance(reply["error"], dict) else {}
+        return {
+            "type": self._redact(_text(error.get("type"), 80)),
+            "message": self._redact(_text(error.get("message"), 300)),
+            "where": self._redact(_text(error.get("where"), 120)),
+        }
+
+    @staticmethod
+    def _error_failure(target: str, error: dict) -> CheckFailure:
+        kind, message, where = error["type"], error["message"], error["where"]
+        if kind == "NotImplementedError" and message.startswith(NOT_IMPLEMENTED):
+            return CheckFailure(message, f"aún sin implementar: {message[len(NOT_IMPLEMENTED):]}")
+        at = f" ({where})" if where else ""
+        return CheckFailure(f"{target} raised {kind}: {message}{at}", f"{target} lanzó {kind}: {message}{at}")
+
+    def error_of(self, target: str, *args, **kwargs) -> dict | None:
+        """The exception ``target(*args, **kwargs)`` raises ({type, message, where}), or None.
+
+        For graders that expect an error; "not implemented yet" still fails the check.
+        """
+        reply = self._request("call", target, {"args": list(args), "kwargs": kwargs})
+        if "error" not in reply:
+            return None
+        error = self._error(reply)
+        if error["type"] == "NotImplementedError" and error["message"].startswith(NOT_IMPLEMENTED):
+            raise self._error_failure(target, error)
+        return error
 
     def call(self, target: str, *args, **kwargs):
         """``target(*args, **kwargs)`` in the student's process; the result as plain data."""

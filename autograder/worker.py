@@ -1,5 +1,7 @@
 """Main loop of the student's process: ``python -I worker.py REQ_FD RESP_FD FOLDER...``.
 
+The first FOLDER holds the student's modules; the others hold reference prerequisites.
+
 Started by ``sandbox.StudentProcess`` from a scratch copy of the submission. It reads
 requests from REQ_FD, runs them with ``harness.handle`` and writes replies to RESP_FD.
 The student's own stdout and stderr go to /dev/null: nothing the student prints can
@@ -26,7 +28,8 @@ def main() -> None:
     import harness
     import wire
 
-    roots = [os.path.abspath(f) + os.sep for f in folders]
+    # Error locations point into the student's own files only.
+    roots = [os.path.abspath(folders[0]) + os.sep]
     wire.write_frame(resp_fd, wire.encode({"ready": True}))
     while True:
         try:
