@@ -100,6 +100,59 @@ MUTANTS = {
           "        return torch.nn.functional.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)\n")],
         ["Does LayerNorm(3) give the course's outputs", "Do gradients w.r.t. input, weight and bias"],
     ),
+    "sin and cos swapped": (
+        "a3_blocks", "positional.py", [("pe[:, 0::2] = torch.sin(", "pe[:, 0::2] = torch.cos("),
+                                       ("pe[:, 1::2] = torch.cos(", "pe[:, 1::2] = torch.sin(")],
+        ["Is the table for d_model = 4", "Is pe the paper's sin/cos table", "Does forward add pe[:T]"],
+    ),
+    "frequencies use i instead of 2i": (
+        "a3_blocks", "positional.py", [("torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)",
+                                        "torch.arange(0, d_model // 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)")],
+        ["Is pe the paper's sin/cos table"],
+    ),
+    "heads merged without transposing back": (
+        "a3_blocks", "multihead.py", [("out = out.transpose(1, 2).reshape(B, T_q, self.d_model)", "out = out.reshape(B, T_q, self.d_model)")],
+        ["Does self-attention match torch", "Does cross-attention"],
+    ),
+    "no divisibility check": (
+        "a3_blocks", "multihead.py", [("if d_model % num_heads != 0:", "if False:")],
+        ["Does MultiHeadAttention(d_model, h) with h not dividing"],
+    ),
+    "dropout after the second linear layer": (
+        "a3_blocks", "feedforward.py", [("return self.linear2(self.dropout(torch.relu(self.linear1(x))))",
+                                         "return self.dropout(self.linear2(torch.relu(self.linear1(x))))")],
+        ["In training mode, does dropout zero some hidden units"],
+    ),
+    "feed-forward without ReLU": (
+        "a3_blocks", "feedforward.py", [("self.dropout(torch.relu(self.linear1(x)))", "self.dropout(self.linear1(x))")],
+        ["Is the output linear2(ReLU(linear1(x)))", "Do the gradients w.r.t. the input and both layers"],
+    ),
+    "post-norm without the residual": (
+        "a4_transformer", "layers.py", [("x = self.norm1(x + self.dropout1(self.self_attn(x, x, x, mask)[0]))",
+                                          "x = self.norm1(self.dropout1(self.self_attn(x, x, x, mask)[0]))")],
+        ["Does a post-norm EncoderLayer match"],
+    ),
+    "pre-norm normalises after the sub-layer": (
+        "a4_transformer", "layers.py", [("            x = x + self.dropout2(self.ff(self.norm2(x)))\n",
+                                          "            x = self.norm2(x + self.dropout2(self.ff(x)))\n")],
+        ["Does a pre-norm EncoderLayer match"],
+    ),
+    "cross-attention attends to the decoder itself": (
+        "a4_transformer", "layers.py", [("self.cross_attn(x, memory, memory, memory_mask)", "self.cross_attn(x, x, x, tgt_mask)")],
+        ["Does a post-norm DecoderLayer match"],
+    ),
+    "embeddings not scaled by sqrt(d_model)": (
+        "a4_transformer", "transformer.py", [("embedding(tokens) * math.sqrt(self.config.d_model)", "embedding(tokens)")],
+        ["Does the post-norm model give the reference logits", "Do encode and decode return"],
+    ),
+    "target mask without causality": (
+        "a4_transformer", "transformer.py", [("tgt_mask = target_mask(tgt, self.config.pad_id)", "tgt_mask = padding_mask(tgt, self.config.pad_id)")],
+        ["Does changing target token t leave the logits", "Does the post-norm model give the reference logits"],
+    ),
+    "no final encoder norm in pre-norm": (
+        "a4_transformer", "transformer.py", [("return self.encoder_norm(x), src_mask", "return x, src_mask")],
+        ["Does the pre-norm model"],
+    ),
 }
 
 

@@ -34,7 +34,7 @@ def _qkv(rng, lead, T_q, T_k, d_k, d_v, dtype=torch.float32, scale=1.0):
 
 def _random_sizes(rng):
     lead = tuple(checks.randint(rng, 1, 3) for _ in range(checks.randint(rng, 0, 2)))
-    T_q, T_k = checks.randint(rng, 1, 9), checks.randint(rng, 1, 9)
+    T_q, T_k = checks.randint(rng, 1, 9), checks.randint(rng, 2, 9)  # one key would make any softmax 1
     d_k = checks.randint(rng, 2, 16)
     d_v = d_k + checks.randint(rng, 1, 5)  # d_v != d_k catches scaling by the wrong size
     return lead, T_q, T_k, d_k, d_v

@@ -20,7 +20,9 @@ def _torch_mha(rng, d_model, h):
 
 
 def _sizes(rng):
-    h = checks.randint(rng, 1, 4)
+    # At least 2 heads (and 2 queries below): with one, a wrong head split or merge is
+    # invisible.
+    h = checks.randint(rng, 2, 4)
     return h * 2 * checks.randint(rng, 1, 4), h
 
 
@@ -57,7 +59,7 @@ def test_parameter_count(student):
 def test_self_attention_matches_torch(student, rng):
     """Does self-attention match torch.nn.MultiheadAttention with the same weights? / ¿Coincide la autoatención con torch.nn.MultiheadAttention con los mismos pesos?"""
     d_model, h = _sizes(rng)
-    B, T = checks.randint(rng, 1, 3), checks.randint(rng, 1, 8)
+    B, T = checks.randint(rng, 1, 3), checks.randint(rng, 2, 8)
     x = torch.randn(B, T, d_model, generator=rng, dtype=torch.float64)
     _compare(student, rng, d_model, h, x, x, x, what="self-attention output")
 
@@ -66,7 +68,7 @@ def test_self_attention_matches_torch(student, rng):
 def test_cross_attention_with_padding(student, rng):
     """Does cross-attention (T_q ≠ T_k) with a (B, 1, 1, T_k) padding mask match torch? / ¿Coincide la atención cruzada (T_q ≠ T_k) con máscara de relleno?"""
     d_model, h = _sizes(rng)
-    B, T_q, T_k = checks.randint(rng, 2, 3), checks.randint(rng, 1, 6), checks.randint(rng, 7, 10)
+    B, T_q, T_k = checks.randint(rng, 2, 3), checks.randint(rng, 2, 6), checks.randint(rng, 7, 10)
     query = torch.randn(B, T_q, d_model, generator=rng, dtype=torch.float64)
     memory = torch.randn(B, T_k, d_model, generator=rng, dtype=torch.float64)
     lengths = torch.randint(1, T_k + 1, (B,), generator=rng)

@@ -9,8 +9,9 @@ from autograder.graders.torch_parity import layer_state, randomise_norms
 
 
 def _sizes(rng):
-    h = checks.randint(rng, 1, 4)
-    return h * 2 * checks.randint(rng, 1, 3), h, checks.randint(rng, 4, 24)
+    # d_model >= 8: LayerNorm over 2 features outputs only ±(1, -1), which hides mistakes.
+    h = checks.randint(rng, 2, 4)
+    return h * 4 * checks.randint(rng, 1, 2), h, checks.randint(rng, 4, 24)
 
 
 def _torch_layer(cls, rng, d_model, h, d_ff, norm_first):
