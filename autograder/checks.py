@@ -8,6 +8,8 @@ that message reaches the student, never the grader's source.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from .wire import Unsupported
@@ -99,3 +101,50 @@ def equal(actual, expected: torch.Tensor, what: str) -> None:
 def randint(rng: torch.Generator, low: int, high: int) -> int:
     """A random int in [low, high] drawn from the test's generator."""
     return int(torch.randint(low, high + 1, (1,), generator=rng).item())
+
+
+def frequencies(samples, probs: torch.Tensor, what: str, false_failure: float = 1e-7) -> None:
+    """Draws ``samples`` (N,) follow the distribution ``probs`` (V,): a goodness-of-fit test.
+
+    Each token's empirical frequency must lie within eps of its probability, where eps
+    comes from Hoeffding's inequality and a union bound over the V tokens:
+    P(|freq - p| > eps for some token) <= 2 V exp(-2 N eps^2) = ``false_failure``. So a
+    correct sampler fails with probability at most ``false_failure``, whatever the
+    distribution, while any mistake that moves one token's probability by more than eps
+    (a few hundredths for N in the tens of thousands) is rejected.
+    """
+    samples = tensor(samples, what, dtype=torch.int64)
+    V, N = probs.numel(), samples.numel()
+    outside = (samples < 0) | (samples >= V)
+    if outside.any():
+        bad = samples[outside][0].item()
+        raise CheckFailure(f"{what}: token id {bad} is outside the vocabulary 0..{V - 1}",
+                           f"{what}: el id {bad} está fuera del vocabulario 0..{V - 1}")
+    freq = torch.bincount(samples.flatten(), minlength=V).double() / N
+    eps = math.sqrt(math.log(2 * V / false_failure) / (2 * N))
+    gap = (freq - probs.double()).abs()
+    worst = int(gap.argmax())
+    expect(
+        gap[worst].item() <= eps,
+        f"{what}: token {worst} was drawn {freq[worst].item():.4f} of the time, but its probability is "
+        f"{probs[worst].item():.4f} (N = {N} draws allow ±{eps:.4f}; a correct sampler fails this check "
+        f"with probability below {false_failure:g})",
+        f"{what}: el token {worst} salió con frecuencia {freq[worst].item():.4f}, pero su probabilidad es "
+        f"{probs[worst].item():.4f} (con N = {N} se admite ±{eps:.4f})",
+    )
+
+
+def support(samples, allowed: torch.Tensor, what: str) -> None:
+    """Every draw in row-aligned ``samples`` (N,) is allowed: ``allowed`` (N, V) is boolean."""
+    samples = tensor(samples, what, shape=allowed.shape[:1], dtype=torch.int64)
+    V = allowed.size(-1)
+    inside = (samples >= 0) & (samples < V)
+    ok = inside.clone()
+    ok[inside] = allowed[inside.nonzero().squeeze(-1), samples[inside]]
+    if not bool(ok.all()):
+        row = int((~ok).nonzero()[0])
+        kept = allowed[row].nonzero().flatten().tolist()
+        raise CheckFailure(
+            f"{what}: drew token {samples[row].item()} in row {row}, which must never be drawn (allowed: {kept})",
+            f"{what}: salió el token {samples[row].item()} en la fila {row}, que nunca debe salir (permitidos: {kept})",
+        )

@@ -62,6 +62,13 @@ ASSIGNMENTS: tuple[Assignment, ...] = (
         forbidden={"layers": _SDPA + _TORCH_TRANSFORMER, "transformer": _SDPA + _TORCH_TRANSFORMER},
         requires=("a1_attention", "a2_layernorm", "a3_blocks"),
     ),
+    Assignment(
+        name="a5_decoding",
+        title_en="Decoding: greedy, temperature, top-k, top-p and beam search",
+        title_es="Decodificación: voraz, temperatura, top-k, top-p y búsqueda en haz",
+        modules=("sampling", "decoding", "beam"),
+        requires=("a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer"),
+    ),
 )
 
 BY_NAME = {a.name: a for a in ASSIGNMENTS}

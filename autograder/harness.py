@@ -52,8 +52,21 @@ def _pick(result, output):
     return result if output is None else result[output]
 
 
+def _call_args(req):
+    """Positional and keyword arguments; a model spec and a generator seed become objects."""
+    args, kwargs = list(req.get("args", [])), dict(req.get("kwargs", {}))
+    if req.get("model") is not None:
+        model = _build(req["model"])
+        model.eval()
+        args.insert(0, model)
+    if req.get("generator_seed") is not None:
+        kwargs["generator"] = torch.Generator().manual_seed(int(req["generator_seed"]))
+    return args, kwargs
+
+
 def op_call(req):
-    return resolve(req["target"])(*req.get("args", []), **req.get("kwargs", {}))
+    args, kwargs = _call_args(req)
+    return resolve(req["target"])(*args, **kwargs)
 
 
 def op_grad(req):
@@ -67,17 +80,41 @@ def op_grad(req):
     return {"result": result, "grads": [args[i].grad for i in req["wrt"]]}
 
 
-def op_module(req):
-    if req.get("seed") is not None:
-        torch.manual_seed(req["seed"])
-    cls = resolve(req["target"])
-    init_args = list(req.get("init_args", []))
-    if req.get("config") is not None:  # e.g. ["transformer.TransformerConfig", {...}]
-        config_class, config_kwargs = req["config"]
+def _build(spec):
+    """An nn.Module from ``{target, init_args, init_kwargs, config, dtype, state}``."""
+    if spec.get("seed") is not None:
+        torch.manual_seed(spec["seed"])
+    cls = resolve(spec["target"])
+    init_args = list(spec.get("init_args", []))
+    if spec.get("config") is not None:  # e.g. ["transformer.TransformerConfig", {...}]
+        config_class, config_kwargs = spec["config"]
         init_args.insert(0, resolve(config_class)(**config_kwargs))
-    module = cls(*init_args, **req.get("init_kwargs", {}))
+    module = cls(*init_args, **spec.get("init_kwargs", {}))
     if not isinstance(module, torch.nn.Module):
-        raise HarnessError(f"{req['target']} must build a torch.nn.Module, got {type(module).__name__}")
+        raise HarnessError(f"{spec['target']} must build a torch.nn.Module, got {type(module).__name__}")
+    if spec.get("dtype") is not None:
+        if spec["dtype"] not in ("float32", "float64"):
+            raise HarnessError(f"unsupported dtype {spec['dtype']!r}")
+        module = module.to(getattr(torch, spec["dtype"]))
+    _load(module, spec.get("state") or {}, spec["target"])
+    return module
+
+
+def _load(module, state, target):
+    params = dict(module.named_parameters())
+    with torch.no_grad():
+        for name, value in state.items():
+            if name not in params:
+                raise HarnessError(f"{target} has no parameter named {name!r}")
+            if params[name].shape != value.shape:
+                raise HarnessError(
+                    f"parameter {name!r} has shape {tuple(params[name].shape)}, expected {tuple(value.shape)}"
+                )
+            params[name].copy_(value)
+
+
+def op_module(req):
+    module = _build({**req, "state": None})
     params = dict(module.named_parameters())
     report = {
         "parameters": {
@@ -91,21 +128,7 @@ def op_module(req):
     for name in req.get("attributes", []):
         value = getattr(module, name, None)
         report["attributes"][name] = value.detach().clone() if isinstance(value, torch.Tensor) else value
-    if req.get("dtype") is not None:
-        if req["dtype"] not in ("float32", "float64"):
-            raise HarnessError(f"unsupported dtype {req['dtype']!r}")
-        module = module.to(getattr(torch, req["dtype"]))
-        params = dict(module.named_parameters())
-    state = req.get("state") or {}
-    with torch.no_grad():
-        for name, value in state.items():
-            if name not in params:
-                raise HarnessError(f"{req['target']} has no parameter named {name!r}")
-            if params[name].shape != value.shape:
-                raise HarnessError(
-                    f"parameter {name!r} has shape {tuple(params[name].shape)}, expected {tuple(value.shape)}"
-                )
-            params[name].copy_(value)
+    _load(module, req.get("state") or {}, req["target"])
     if "inputs" not in req:
         return report
     module.train(bool(req.get("train", False)))

@@ -167,9 +167,15 @@ class Student:
             raise self._error_failure(target, error)
         return error
 
-    def call(self, target: str, *args, **kwargs):
-        """``target(*args, **kwargs)`` in the student's process; the result as plain data."""
-        return self._run("call", target, {"args": list(args), "kwargs": kwargs})
+    def call(self, target: str, *args, model_spec: dict | None = None, generator_seed: int | None = None, **kwargs):
+        """``target(*args, **kwargs)`` in the student's process; the result as plain data.
+
+        ``model_spec`` (``{target, config, state, dtype}``) builds a module there and passes
+        it first, in eval mode; ``generator_seed`` passes ``generator=`` a seeded
+        ``torch.Generator``. Neither object could cross the wire itself.
+        """
+        fields = {"args": list(args), "kwargs": kwargs, "model": model_spec, "generator_seed": generator_seed}
+        return self._run("call", target, fields)
 
     def grad(self, target: str, *args, wrt, grad_output, output=None, **kwargs):
         """Call ``target``, backpropagate ``grad_output`` through the result (or through

@@ -27,11 +27,13 @@ def _config(rng, **overrides):
 
 
 def _tokens(rng, config, vocab, B, L):
-    """Random ids (never pad) with right padding of random length per row."""
+    """Random ids (never pad) with right padding of random length per row; row 0 is
+    never padded, so masks that ignore causality cannot hide behind the padding."""
     pad = config["pad_id"]
     tokens = torch.randint(0, vocab, (B, L), generator=rng)
     tokens[tokens == pad] = (pad + 1) % vocab
     lengths = torch.randint(1, L + 1, (B,), generator=rng)
+    lengths[0] = L
     tokens[torch.arange(L)[None, :] >= lengths[:, None]] = pad
     return tokens
 

@@ -1,0 +1,1 @@
+"""Benchmark scripts: they print figures; nothing here is a test."""
