@@ -98,6 +98,13 @@ def equal(actual, expected: torch.Tensor, what: str) -> None:
         )
 
 
+def parameter_count(report: dict, expected: int, what: str) -> None:
+    """A ``student.module`` report counts ``expected`` parameters."""
+    got = report.get("num_parameters")
+    expect(got == expected, f"{what} has {got} parameters, expected {expected:,}",
+           f"{what} tiene {got} parámetros, se esperaban {expected:,}".replace(",", "."))
+
+
 def randint(rng: torch.Generator, low: int, high: int) -> int:
     """A random int in [low, high] drawn from the test's generator."""
     return int(torch.randint(low, high + 1, (1,), generator=rng).item())

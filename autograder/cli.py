@@ -29,7 +29,7 @@ def _sync(args) -> int:
 
 def _grade(args) -> int:
     grade(Path(args.path), Path(args.out), seed=args.seed, only=args.only or None,
-          isolation=args.isolation, timeout=args.timeout, debug=args.debug)
+          isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs)
     return 0
 
 
@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"seconds allowed per call into student code (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--isolation", choices=("auto", "namespace", "none"), default="auto",
                    help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="assignments graded at once (default: one per core, at most 2)")
     p.add_argument("--debug", action="store_true", help="keep the graders' pytest output in OUT/grader-log.txt (instructors only)")
     p.set_defaults(func=_grade)
     return parser

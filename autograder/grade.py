@@ -10,6 +10,7 @@ never copied into the results.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import secrets
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,9 +151,15 @@ def table(results: list[AssignmentResult]) -> str:
     return "\n".join(lines)
 
 
+def default_jobs() -> int:
+    """Assignments graded at once: each grading process is single-threaded work, so one per
+    core, at most two (the course's reference machine has two)."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
 def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[str] | None = None,
           isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
-          echo=print) -> dict:
+          jobs: int | None = None, echo=print) -> dict:
     """Grade ``submission`` into ``out/results.json``; returns that dict."""
     started = time.monotonic()
     assignments = [course.get(name) for name in only] if only else list(course.ASSIGNMENTS)
@@ -167,17 +175,20 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
     echo(f"Grading {submission} (seed {seed}, student code isolation: {isolation})")
     if isolation == "none":
         echo("warning: no namespace sandbox on this machine; student code can read files by absolute path")
-    log = open(out / "grader-log.txt", "w", encoding="utf-8") if debug else None
-    results = []
-    try:
-        for a in assignments:
-            echo(f"  {a.name} ...", end="", flush=True)
-            result = run_graders(a, submission, seed=seed, isolation=isolation, timeout=timeout, hide=hide, log=log)
-            echo(f" {_fmt(result.score)}/{_fmt(result.max_score)} in {result.seconds:.1f} s")
-            results.append(result)
-    finally:
-        if log is not None:
-            log.close()
+    jobs = jobs or default_jobs()
+    logs = {a.name: io.StringIO() for a in assignments} if debug else {}
+    echo(f"  grading {len(assignments)} assignment(s), {jobs} at a time")
+
+    def run(a: Assignment) -> AssignmentResult:
+        result = run_graders(a, submission, seed=seed, isolation=isolation, timeout=timeout, hide=hide,
+                             log=logs.get(a.name))
+        echo(f"  {a.name}: {_fmt(result.score)}/{_fmt(result.max_score)} in {result.seconds:.1f} s", flush=True)
+        return result
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(run, assignments))  # course order, whatever finishes first
+    if debug:
+        (out / "grader-log.txt").write_text("".join(log.getvalue() for log in logs.values()), encoding="utf-8")
     data = results_json(results, seed, isolation, time.monotonic() - started)
     write_json_atomic(out / "results.json", data)
     echo("")

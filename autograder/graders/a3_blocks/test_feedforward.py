@@ -28,12 +28,7 @@ def reference(state, x):
 @pytest.mark.points(1)
 def test_parameter_count(student):
     """Does FeedForward(256, 1024) have 525,568 parameters? / ¿Tiene FeedForward(256, 1024) 525.568 parámetros?"""
-    report = student.module(FF, 256, 1024, init_kwargs={"dropout": 0.1})
-    checks.expect(
-        report.get("num_parameters") == 525_568,
-        f"FeedForward(256, 1024) has {report.get('num_parameters')} parameters, expected 525,568",
-        f"FeedForward(256, 1024) tiene {report.get('num_parameters')} parámetros, se esperaban 525.568",
-    )
+    checks.parameter_count(student.module(FF, 256, 1024, init_kwargs={"dropout": 0.1}), 525_568, "FeedForward(256, 1024)")
 
 
 @pytest.mark.points(2)

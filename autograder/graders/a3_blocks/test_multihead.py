@@ -47,12 +47,7 @@ def _compare(student, rng, d_model, h, query, key, value, mask=None, what="outpu
 @pytest.mark.points(1)
 def test_parameter_count(student):
     """Does MultiHeadAttention(256, 8) have 263,168 parameters? / ¿Tiene MultiHeadAttention(256, 8) 263.168 parámetros?"""
-    report = student.module(MHA, 256, 8)
-    checks.expect(
-        report.get("num_parameters") == 263_168,
-        f"MultiHeadAttention(256, 8) has {report.get('num_parameters')} parameters, expected 263,168 = 4 x (256 x 256 + 256)",
-        f"MultiHeadAttention(256, 8) tiene {report.get('num_parameters')} parámetros, se esperaban 263.168 = 4 x (256 x 256 + 256)",
-    )
+    checks.parameter_count(student.module(MHA, 256, 8), 263_168, "MultiHeadAttention(256, 8) (4 x (256 x 256 + 256))")
 
 
 @pytest.mark.points(2)

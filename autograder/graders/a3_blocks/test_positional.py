@@ -20,6 +20,12 @@ def table(d_model, max_len):
     return pe
 
 
+def _tolerance(max_len):
+    """float32 angles pos * freq carry a rounding error that grows with pos (about
+    pos x 6e-8), and sin/cos pass it on: allow for it, with a wide margin."""
+    return 1e-5 + 5e-7 * max_len
+
+
 def _pe_buffer(report, what):
     checks.expect(
         "pe" in report.get("buffers", []) and not report["parameters"],
@@ -44,7 +50,8 @@ def test_random_table(student, rng):
     d_model, max_len = 2 * checks.randint(rng, 2, 32), checks.randint(rng, 10, 300)
     report = student.module(PE, d_model, max_len, attributes=["pe"])
     pe = checks.tensor(_pe_buffer(report, f"PositionalEncoding({d_model}, {max_len})"), "pe", shape=(max_len, d_model))
-    checks.close(pe.double(), table(d_model, max_len), f"pe for d_model={d_model}, max_len={max_len}", atol=1e-5, rtol=1e-5)
+    checks.close(pe.double(), table(d_model, max_len), f"pe for d_model={d_model}, max_len={max_len}",
+                 atol=_tolerance(max_len), rtol=0)
 
 
 @pytest.mark.points(1)
@@ -63,4 +70,5 @@ def test_no_position_info_lost_at_long_range(student):
     """Are far positions still distinct (no overflow in 10000^(2i/d_model))? / ¿Siguen siendo distintas las posiciones lejanas?"""
     report = student.module(PE, 512, 2048, attributes=["pe"])
     pe = checks.tensor(_pe_buffer(report, "PositionalEncoding(512, 2048)"), "pe", shape=(2048, 512))
-    checks.close(pe[[0, 1, 1000, 2047]].double(), table(512, 2048)[[0, 1, 1000, 2047]], "rows 0, 1, 1000, 2047 of pe", atol=1e-4, rtol=1e-4)
+    checks.close(pe[[0, 1, 1000, 2047]].double(), table(512, 2048)[[0, 1, 1000, 2047]], "rows 0, 1, 1000, 2047 of pe",
+                 atol=_tolerance(2048), rtol=0)
