@@ -33,6 +33,18 @@ def _grade(args) -> int:
     return 0
 
 
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = 0
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive {kind.__name__}, got {text!r}")
+        return value
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m autograder", description="Transformer course tooling.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -47,11 +59,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed of the randomised inputs (default: a new one)")
     p.add_argument("--only", action="append", choices=[a.name for a in course.ASSIGNMENTS],
                    help="grade only this assignment (repeatable)")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+    p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
                    help=f"seconds allowed per call into student code (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--isolation", choices=("auto", "namespace", "none"), default="auto",
                    help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
-    p.add_argument("--jobs", type=int, default=None,
+    p.add_argument("--jobs", type=_positive(int), default=None,
                    help="assignments graded at once (default: one per core, at most 2)")
     p.add_argument("--debug", action="store_true", help="keep the graders' pytest output in OUT/grader-log.txt (instructors only)")
     p.set_defaults(func=_grade)

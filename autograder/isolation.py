@@ -39,7 +39,7 @@ def hidden_paths(extra: list[Path] = ()) -> list[Path]:
     for child in sorted(root.iterdir()):
         if child.is_dir() and not any(k == child or child in k.parents for k in keep):
             hidden.append(child)
-    return hidden + [Path(p) for p in extra]
+    return list(dict.fromkeys(hidden + [Path(p) for p in extra]))  # each mounted over once
 
 
 @lru_cache(maxsize=None)

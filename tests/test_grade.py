@@ -90,6 +90,14 @@ def test_bad_path_is_one_clear_line_and_nonzero(path, message, tmp_path):
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
 
+@pytest.mark.parametrize("option", [("--jobs", "0"), ("--timeout", "-1"), ("--timeout", "soon")])
+def test_bad_option_values_are_usage_errors(option, tmp_path):
+    """Do a zero --jobs or a non-positive --timeout stop with a usage message, not a traceback?"""
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", "solutions", "--out", str(tmp_path), *option],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "must be a positive" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_same_seed_same_inputs_other_seed_other_inputs(tmp_path):
     """Does --seed replay exactly the same random inputs, and a new seed draw new ones?"""
     sub = make_submission(tmp_path / "sub", {"a2_layernorm/layernorm.py": [("unbiased=False", "unbiased=True")]})
