@@ -6,7 +6,8 @@ codec in ``wire.py``; it never compares anything, so nothing here decides a verd
 
 Each operation takes a request dict and returns plain data:
 
-- ``call``: call ``target(*args, **kwargs)``;
+- ``call``: call ``target(*args, **kwargs)``; a ``model`` spec is built into a module
+  passed first (eval mode), a ``generator_seed`` becomes ``generator=``;
 - ``grad``: the same, then backpropagate ``grad_output`` through one output and return
   the gradients of the chosen arguments;
 - ``module``: build ``target(*init_args, **init_kwargs)`` (an ``nn.Module``; a ``config``
