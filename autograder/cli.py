@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import course
+from . import course, release
 from .grade import GradingError, grade
 from .isolation import DEFAULT_TIMEOUT
 from .stubs import MarkerError
@@ -45,6 +45,12 @@ def _positive(kind):
     return parse
 
 
+def _release(args) -> int:
+    written = release.build(Path(args.out))
+    print(f"wrote {len(written)} files to {Path(args.out).resolve()}; scanned: no solution or grader material")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m autograder", description="Transformer course tooling.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -67,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="assignments graded at once (default: one per core, at most 2)")
     p.add_argument("--debug", action="store_true", help="keep the graders' pytest output in OUT/grader-log.txt (instructors only)")
     p.set_defaults(func=_grade)
+    p = sub.add_parser("release", help="write the student repository (stubs, public tests, data; no solutions or graders)")
+    p.add_argument("--out", required=True, help="a new or empty folder, or an earlier release to replace")
+    p.set_defaults(func=_release)
     return parser
 
 
@@ -74,7 +83,7 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (GradingError, MarkerError, FileNotFoundError) as exc:
+    except (GradingError, MarkerError, release.ReleaseError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -157,3 +157,23 @@ def solution_texts(source: str, path: str = "<source>") -> list[str]:
 
 def stub_file(path: Path) -> str:
     return make_stub(path.read_text(encoding="utf-8"), str(path))
+
+
+def distinctive_solution_lines(solutions: Path) -> set[str]:
+    """Code lines of solution regions that occur in no given code: if one of them shows up
+    in student-facing files, solution code has leaked. Lines shared with given code (say,
+    ``raise ValueError(``) are public anyway; short lines and comments are skipped."""
+    sources = {p: p.read_text(encoding="utf-8") for p in solutions.rglob("*.py")}
+    public = {line.strip() for p, text in sources.items() for line in given_code(text, str(p)).split("\n")}
+    return {
+        line.strip()
+        for p, text in sources.items()
+        for region in solution_texts(text, str(p))
+        for line in region.split("\n")
+        if len(line.strip()) > 12 and not line.strip().startswith("#") and line.strip() not in public
+    }
+
+
+def code_lines(text: str) -> str:
+    """``text`` without its comment lines (hints may quote code on purpose)."""
+    return "\n".join(line for line in text.split("\n") if not line.strip().startswith("#"))

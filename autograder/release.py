@@ -1,0 +1,92 @@
+"""The student repository: ``python -m autograder release --out DIR``.
+
+Writes stubs and public tests (generated from solutions/ afresh, exactly as ``sync``
+would), the fixtures in source_data/, a student README, requirements and pytest settings.
+No solutions, no graders. After writing, :func:`scan` checks the tree for anything hidden
+(solution markers, solution code, grader files) and the release is refused on a finding.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from . import course
+from .stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, code_lines, distinctive_solution_lines
+from .sync import expected_tree
+
+MARKER = ".course-release"  # marks a folder this command wrote, so it may replace it
+FILES = Path(__file__).with_name("release_files")
+_HIDDEN_NAMES = {"solutions", "autograder", "graders", "tests", ".git"}
+
+
+class ReleaseError(Exception):
+    """The release could not be written, or would leak something hidden."""
+
+
+def _prepare(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise ReleaseError(f"{out} is a file; give a folder for the release")
+    if out.is_dir() and any(out.iterdir()):
+        if not (out / MARKER).is_file():
+            raise ReleaseError(f"{out} is not empty and is not an earlier release; give a new or empty folder")
+        shutil.rmtree(out)  # an earlier release of ours: replace it whole
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def build(out: Path) -> list[str]:
+    """Write the release to ``out``; returns the relative paths written."""
+    out = out.resolve()
+    root = course.course_root()
+    if out == root or root in out.parents:
+        raise ReleaseError(f"write the release outside the course checkout ({root})")
+    _prepare(out)
+    written = []
+    for rel, data in expected_tree(course.solutions_dir()).items():
+        target = out / "assignments" / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        written.append(f"assignments/{rel}")
+    shutil.copytree(course.data_dir(), out / "source_data")
+    written += [f"source_data/{p.relative_to(out / 'source_data')}" for p in sorted((out / "source_data").rglob("*")) if p.is_file()]
+    for name in ("README.md", "requirements.txt", "pyproject.toml"):
+        shutil.copyfile(FILES / name, out / name)
+        written.append(name)
+    shutil.copyfile(root / "constraints.txt", out / "constraints.txt")
+    written.append("constraints.txt")
+    (out / MARKER).write_text("written by `python -m autograder release`; safe to replace\n", encoding="utf-8")
+    problems = scan(out)
+    if problems:
+        shutil.rmtree(out)
+        raise ReleaseError("the release would leak hidden material, nothing was written:\n  " + "\n  ".join(problems))
+    return written
+
+
+def scan(tree: Path) -> list[str]:
+    """Everything in ``tree`` that must never reach students, one line each."""
+    secrets = distinctive_solution_lines(course.solutions_dir())
+    problems = []
+    for path in sorted(tree.rglob("*")):
+        rel = path.relative_to(tree)
+        if _HIDDEN_NAMES.intersection(rel.parts):
+            problems.append(f"{rel}: hidden folder")
+            continue
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for marker in (BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN):
+            if marker in text:
+                problems.append(f"{rel}: contains {marker!r}")
+        if "@pytest.mark.points" in text:
+            problems.append(f"{rel}: contains hidden grader code (@pytest.mark.points)")
+        if re.search(r"^\s*(from|import)\s+autograder\b", text, re.MULTILINE):
+            problems.append(f"{rel}: imports the autograder package, which students do not get")
+        code = code_lines(text)
+        leaked = sorted(line for line in secrets if line in code)
+        if leaked:
+            problems.append(f"{rel}: contains solution code, e.g. {leaked[0]!r}")
+    return problems
