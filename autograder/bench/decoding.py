@@ -46,8 +46,10 @@ def main(argv=None) -> None:
     src, _, tgt_out = toy.batch(generator, args.batch, args.src_len, args.src_len)
     results = {}
     for name, use_cache in (("uncached", False), ("cached", True)):
-        tokens, seconds = _timed(lambda: decoding.greedy_decode(model, src, args.max_len, toy.SOS, toy.EOS, toy.PAD,
-                                                                use_cache=use_cache), args.repeats)
+        def run(use_cache=use_cache):
+            return decoding.greedy_decode(model, src, args.max_len, toy.SOS, toy.EOS, toy.PAD, use_cache=use_cache)
+
+        tokens, seconds = _timed(run, args.repeats)
         generated = int((tokens != toy.PAD).sum())
         results[name] = (tokens, generated / seconds, seconds)
         print(f"{name:>9}: {generated} tokens in {seconds:.3f} s = {generated / seconds:,.0f} tokens/s")

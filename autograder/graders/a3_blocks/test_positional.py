@@ -1,6 +1,5 @@
 """Hidden graders for a3_blocks/positional.py."""
 
-import math
 
 import pytest
 import torch
