@@ -105,6 +105,13 @@ def parameter_count(report: dict, expected: int, what: str) -> None:
            f"{what} tiene {got} parámetros, se esperaban {expected:,}".replace(",", "."))
 
 
+def right_padding(rng: torch.Generator, B: int, S: int, min_len: int = 1) -> torch.Tensor:
+    """A random ``(B, S)`` mask of real tokens: row b keeps its first n_b positions, with
+    n_b drawn uniformly from [min_len, S]. True = real token, False = padding."""
+    lengths = torch.randint(min_len, S + 1, (B,), generator=rng)
+    return torch.arange(S)[None, :] < lengths[:, None]
+
+
 def randint(rng: torch.Generator, low: int, high: int) -> int:
     """A random int in [low, high] drawn from the test's generator."""
     return int(torch.randint(low, high + 1, (1,), generator=rng).item())

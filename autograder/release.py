@@ -3,7 +3,8 @@
 Writes stubs and public tests (generated from solutions/ afresh, exactly as ``sync``
 would), the fixtures in source_data/, a student README, requirements and pytest settings.
 No solutions, no graders. After writing, :func:`scan` checks the tree for anything hidden
-(solution markers, solution code, grader files) and the release is refused on a finding.
+(hidden folders, solution markers, solution code, grader code, ``autograder`` imports) and
+the release is refused on a finding.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from . import course
 from .stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, code_lines, distinctive_solution_lines
-from .sync import expected_tree
+from .sync import sync
 
 MARKER = ".course-release"  # marks a folder this command wrote, so it may replace it
 FILES = Path(__file__).with_name("release_files")
@@ -42,12 +43,8 @@ def build(out: Path) -> list[str]:
     if out == root or root in out.parents:
         raise ReleaseError(f"write the release outside the course checkout ({root})")
     _prepare(out)
-    written = []
-    for rel, data in expected_tree(course.solutions_dir()).items():
-        target = out / "assignments" / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        written.append(f"assignments/{rel}")
+    # Into a fresh folder, sync only writes: every line it returns reads "wrote <path>".
+    written = [f"assignments/{line.removeprefix('wrote ')}" for line in sync(course.solutions_dir(), out / "assignments")]
     shutil.copytree(course.data_dir(), out / "source_data")
     written += [f"source_data/{p.relative_to(out / 'source_data')}" for p in sorted((out / "source_data").rglob("*")) if p.is_file()]
     for name in ("README.md", "requirements.txt", "pyproject.toml"):

@@ -159,19 +159,26 @@ def stub_file(path: Path) -> str:
     return make_stub(path.read_text(encoding="utf-8"), str(path))
 
 
+def solution_code_lines(paths, min_len: int) -> set[str]:
+    """Stripped code lines (no comments) of at least ``min_len`` characters inside the
+    solution regions of the files ``paths``."""
+    lines = set()
+    for path in paths:
+        for region in solution_texts(Path(path).read_text(encoding="utf-8"), str(path)):
+            lines.update(
+                code for code in (line.strip() for line in region.split("\n"))
+                if len(code) >= min_len and not code.startswith("#")
+            )
+    return lines
+
+
 def distinctive_solution_lines(solutions: Path) -> set[str]:
     """Code lines of solution regions that occur in no given code: if one of them shows up
     in student-facing files, solution code has leaked. Lines shared with given code (say,
     ``raise ValueError(``) are public anyway; short lines and comments are skipped."""
-    sources = {p: p.read_text(encoding="utf-8") for p in solutions.rglob("*.py")}
-    public = {line.strip() for p, text in sources.items() for line in given_code(text, str(p)).split("\n")}
-    return {
-        line.strip()
-        for p, text in sources.items()
-        for region in solution_texts(text, str(p))
-        for line in region.split("\n")
-        if len(line.strip()) > 12 and not line.strip().startswith("#") and line.strip() not in public
-    }
+    paths = list(solutions.rglob("*.py"))
+    public = {line.strip() for p in paths for line in given_code(p.read_text(encoding="utf-8"), str(p)).split("\n")}
+    return solution_code_lines(paths, min_len=13) - public
 
 
 def code_lines(text: str) -> str:

@@ -22,24 +22,13 @@ from .checks import CheckFailure
 from .course import Assignment
 from .isolation import DEFAULT_TIMEOUT
 from .sandbox import StudentFailure, StudentProcess, make_scratch
-from .stubs import NOT_IMPLEMENTED, solution_texts
+from .stubs import NOT_IMPLEMENTED, solution_code_lines
 
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
 
 
 def _text(value, limit: int) -> str:
     return value[:limit] if isinstance(value, str) else ""
-
-
-def secret_lines(folders: list[Path]) -> set[str]:
-    """Lines of the solution regions in reference folders (what a student must not see)."""
-    lines = set()
-    for folder in folders:
-        for path in folder.glob("*.py"):
-            for region in solution_texts(path.read_text(encoding="utf-8"), str(path)):
-                lines.update(line.strip() for line in region.split("\n") if len(line.strip()) >= 8
-                             and not line.strip().startswith("#"))
-    return lines
 
 
 class Student:
@@ -49,7 +38,8 @@ class Student:
         self.folder = Path(submission) / assignment.name
         references = references if references is not None else course.solutions_dir()
         self.prerequisites = {name: references / name for name in assignment.requires}
-        self.secrets = secret_lines(list(self.prerequisites.values()))
+        # Redaction errs on the wide side: every solution line of 8+ characters counts.
+        self.secrets = solution_code_lines([p for f in self.prerequisites.values() for p in f.glob("*.py")], min_len=8)
         self.isolation = isolation
         self.timeout = timeout
         self.hidden = list(hidden)
@@ -147,9 +137,13 @@ class Student:
         }
 
     @staticmethod
-    def _error_failure(target: str, error: dict) -> CheckFailure:
+    def _not_implemented(error: dict) -> bool:
+        return error["type"] == "NotImplementedError" and error["message"].startswith(NOT_IMPLEMENTED)
+
+    @classmethod
+    def _error_failure(cls, target: str, error: dict) -> CheckFailure:
         kind, message, where = error["type"], error["message"], error["where"]
-        if kind == "NotImplementedError" and message.startswith(NOT_IMPLEMENTED):
+        if cls._not_implemented(error):
             return CheckFailure(message, f"aún sin implementar: {message[len(NOT_IMPLEMENTED):]}")
         at = f" ({where})" if where else ""
         return CheckFailure(f"{target} raised {kind}: {message}{at}", f"{target} lanzó {kind}: {message}{at}")
@@ -163,7 +157,7 @@ class Student:
         if "error" not in reply:
             return None
         error = self._error(reply)
-        if error["type"] == "NotImplementedError" and error["message"].startswith(NOT_IMPLEMENTED):
+        if self._not_implemented(error):
             raise self._error_failure(target, error)
         return error
 

@@ -95,8 +95,7 @@ def test_padding_mask_gives_zero_weight(student, rng):
     """Does a (B, 1, 1, S) padding mask give masked keys exactly zero weight? / ¿Reciben peso exactamente cero las claves enmascaradas con una máscara (B, 1, 1, S)?"""
     B, h, T_q, S = checks.randint(rng, 2, 4), checks.randint(rng, 1, 4), checks.randint(rng, 1, 6), checks.randint(rng, 3, 9)
     q, k, v = _qkv(rng, (B, h), T_q, S, 8, 5)
-    lengths = torch.randint(1, S + 1, (B,), generator=rng)
-    mask = (torch.arange(S)[None, :] < lengths[:, None]).view(B, 1, 1, S)
+    mask = checks.right_padding(rng, B, S).view(B, 1, 1, S)
     _, weights = _check_attention(student, q, k, v, mask)
     hidden = weights.masked_select(~mask.expand(B, h, T_q, S))
     checks.expect(

@@ -10,8 +10,7 @@ def _tokens(rng, B, S, pad_id):
     """Random non-pad ids with a random amount of right padding per row."""
     tokens = torch.randint(0, 50, (B, S), generator=rng)
     tokens[tokens == pad_id] = pad_id + 1
-    lengths = torch.randint(1, S + 1, (B,), generator=rng)
-    tokens[torch.arange(S)[None, :] >= lengths[:, None]] = pad_id
+    tokens[~checks.right_padding(rng, B, S)] = pad_id
     return tokens
 
 

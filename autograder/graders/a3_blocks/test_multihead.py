@@ -66,8 +66,7 @@ def test_cross_attention_with_padding(student, rng):
     B, T_q, T_k = checks.randint(rng, 2, 3), checks.randint(rng, 2, 6), checks.randint(rng, 7, 10)
     query = torch.randn(B, T_q, d_model, generator=rng, dtype=torch.float64)
     memory = torch.randn(B, T_k, d_model, generator=rng, dtype=torch.float64)
-    lengths = torch.randint(1, T_k + 1, (B,), generator=rng)
-    mask = (torch.arange(T_k)[None, :] < lengths[:, None]).view(B, 1, 1, T_k)
+    mask = checks.right_padding(rng, B, T_k).view(B, 1, 1, T_k)
     _compare(student, rng, d_model, h, query, memory, memory, mask, what="cross-attention output")
 
 

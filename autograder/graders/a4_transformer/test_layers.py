@@ -22,16 +22,11 @@ def _torch_layer(cls, rng, d_model, h, d_ff, norm_first):
     return layer
 
 
-def _padding(rng, B, S):
-    lengths = torch.randint(1, S + 1, (B,), generator=rng)
-    return torch.arange(S)[None, :] < lengths[:, None]  # (B, S), True = real token
-
-
 def _encoder_case(student, rng, norm_first):
     d_model, h, d_ff = _sizes(rng)
     B, S = checks.randint(rng, 1, 3), checks.randint(rng, 2, 8)
     x = torch.randn(B, S, d_model, generator=rng, dtype=torch.float64)
-    keep = _padding(rng, B, S)
+    keep = checks.right_padding(rng, B, S)
     layer = _torch_layer(nn.TransformerEncoderLayer, rng, d_model, h, d_ff, norm_first)
     want = layer(x, src_key_padding_mask=~keep)
     report = student.module(
@@ -47,7 +42,7 @@ def _decoder_case(student, rng, norm_first):
     B, T, S = checks.randint(rng, 1, 3), checks.randint(rng, 2, 7), checks.randint(rng, 2, 8)
     x = torch.randn(B, T, d_model, generator=rng, dtype=torch.float64)
     memory = torch.randn(B, S, d_model, generator=rng, dtype=torch.float64)
-    keep = _padding(rng, B, S)
+    keep = checks.right_padding(rng, B, S)
     causal = torch.ones(T, T).tril().bool()
     layer = _torch_layer(nn.TransformerDecoderLayer, rng, d_model, h, d_ff, norm_first)
     want = layer(x, memory, tgt_mask=~causal, memory_key_padding_mask=~keep)

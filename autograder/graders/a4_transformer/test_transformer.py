@@ -32,9 +32,9 @@ def _tokens(rng, config, vocab, B, L):
     pad = config["pad_id"]
     tokens = torch.randint(0, vocab, (B, L), generator=rng)
     tokens[tokens == pad] = (pad + 1) % vocab
-    lengths = torch.randint(1, L + 1, (B,), generator=rng)
-    lengths[0] = L
-    tokens[torch.arange(L)[None, :] >= lengths[:, None]] = pad
+    keep = checks.right_padding(rng, B, L)
+    keep[0] = True
+    tokens[~keep] = pad
     return tokens
 
 

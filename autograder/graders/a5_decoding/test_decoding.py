@@ -31,8 +31,7 @@ def _model(rng, tgt_vocab=None, eos_bias=0.0):
 
 def _src(rng, B):
     src = torch.randint(3, 15, (B, 7), generator=rng)
-    lengths = torch.randint(2, 8, (B,), generator=rng)
-    src[torch.arange(7)[None, :] >= lengths[:, None]] = PAD
+    src[~checks.right_padding(rng, B, 7, min_len=2)] = PAD
     return src
 
 
