@@ -1,0 +1,1 @@
+"""The reference English-to-Spanish translator: data, training, translation and its CLI."""
