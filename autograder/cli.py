@@ -1,4 +1,4 @@
-"""Command line: ``python -m autograder {sync,grade} ...``."""
+"""Command line: ``python -m autograder {sync,grade,release,nbgrader} ...``."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import course, release
+from . import course, nbgrader_course, release
 from .grade import GradingError, grade
 from .isolation import DEFAULT_TIMEOUT
+from .nbgrader_course import NbgraderError
+from .notebooks import LANGS, NotebookError
 from .stubs import MarkerError
 from .sync import differences, sync
 
@@ -46,8 +48,16 @@ def _positive(kind):
 
 
 def _release(args) -> int:
-    written = release.build(Path(args.out))
+    written = release.build(Path(args.out), lang=args.lang)
     print(f"wrote {len(written)} files to {Path(args.out).resolve()}; scanned: no solution or grader material")
+    return 0
+
+
+def _nbgrader(args) -> int:
+    if args.action == "build":
+        nbgrader_course.build(Path(args.course), lang=args.lang)
+    else:
+        nbgrader_course.autograde(Path(args.course), seed=args.seed)
     return 0
 
 
@@ -75,7 +85,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_grade)
     p = sub.add_parser("release", help="write the student repository (stubs, public tests, data; no solutions or graders)")
     p.add_argument("--out", required=True, help="a new or empty folder, or an earlier release to replace")
+    p.add_argument("--lang", choices=LANGS, default="es", help="language of the notebooks in notebooks/ (default: es)")
     p.set_defaults(func=_release)
+
+    p = sub.add_parser("nbgrader", help="an nbgrader course generated from the single source (build, autograde)")
+    actions = p.add_subparsers(dest="action", required=True)
+    q = actions.add_parser("build", help="write DIR (nbgrader_config.py, source/) and run nbgrader generate_assignment")
+    q.add_argument("--course", required=True, help="the course directory (created if missing)")
+    q.add_argument("--lang", choices=LANGS, default="es", help="language of the notebooks (default: es)")
+    q.set_defaults(func=_nbgrader)
+    q = actions.add_parser("autograde", help="autograde DIR/submitted/, write feedback and DIR/grades.csv")
+    q.add_argument("--course", required=True, help="a course directory written by `nbgrader build`")
+    q.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' random inputs (default: a new one)")
+    q.set_defaults(func=_nbgrader)
     return parser
 
 
@@ -83,7 +105,7 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (GradingError, MarkerError, release.ReleaseError, FileNotFoundError) as exc:
+    except (GradingError, MarkerError, release.ReleaseError, FileNotFoundError, NotebookError, NbgraderError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

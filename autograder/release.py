@@ -1,19 +1,22 @@
 """The student repository: ``python -m autograder release --out DIR``.
 
 Writes stubs and public tests (generated from solutions/ afresh, exactly as ``sync``
-would), the fixtures in source_data/, a student README, requirements and pytest settings.
-No solutions, no graders. After writing, :func:`scan` checks the tree for anything hidden
+would), the fixtures in source_data/, the notebooks of one language (``--lang``; the
+student version, next to the data they read), a student README, requirements and pytest
+settings. No solutions, no graders. After writing, :func:`scan` checks the tree for anything hidden
 (hidden folders, solution markers, solution code, grader code, ``autograder`` imports) and
 the release is refused on a finding.
 """
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import shutil
 from pathlib import Path
 
-from . import course
+from . import course, notebooks
 from .stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, code_lines, distinctive_solution_lines
 from .sync import sync
 
@@ -36,8 +39,10 @@ def _prepare(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def build(out: Path) -> list[str]:
+def build(out: Path, lang: str = "es") -> list[str]:
     """Write the release to ``out``; returns the relative paths written."""
+    if lang not in notebooks.LANGS:
+        raise ReleaseError(f"unknown language {lang!r}; choose one of {', '.join(notebooks.LANGS)}")
     out = out.resolve()
     root = course.course_root()
     if out == root or root in out.parents:
@@ -47,6 +52,7 @@ def build(out: Path) -> list[str]:
     written = [f"assignments/{line.removeprefix('wrote ')}" for line in sync(course.solutions_dir(), out / "assignments")]
     shutil.copytree(course.data_dir(), out / "source_data")
     written += [f"source_data/{p.relative_to(out / 'source_data')}" for p in sorted((out / "source_data").rglob("*")) if p.is_file()]
+    written += _write_notebooks(out / "notebooks", lang)
     for name in ("README.md", "requirements.txt", "pyproject.toml"):
         shutil.copyfile(FILES / name, out / name)
         written.append(name)
@@ -58,6 +64,44 @@ def build(out: Path) -> list[str]:
         shutil.rmtree(out)
         raise ReleaseError("the release would leak hidden material, nothing was written:\n  " + "\n  ".join(problems))
     return written
+
+
+def _write_notebooks(folder: Path, lang: str) -> list[str]:
+    """``notebooks/<assignment>/<assignment>.ipynb`` (student version) and its data files."""
+    written = []
+    for assignment in course.ASSIGNMENTS:
+        if not notebooks.has_narrative(assignment, lang):
+            continue
+        target = folder / assignment.name
+        nb = notebooks.student_version(notebooks.build(assignment, lang))
+        notebooks.write(nb, target / notebooks.notebook_name(assignment))
+        for path in notebooks.data_files(assignment):
+            shutil.copyfile(path, target / path.name)
+        written += [f"notebooks/{assignment.name}/{p.name}" for p in sorted(target.iterdir())]
+    return written
+
+
+def readable_text(path: Path) -> str:
+    """What a reader of ``path`` sees: a notebook's cell sources and outputs, an HTML page's
+    text (tags dropped, entities decoded: code is split into highlighted spans there),
+    any other file as it is. Raises UnicodeDecodeError for binary files."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ipynb":
+        try:
+            nb = json.loads(text)
+        except ValueError:
+            return text
+        parts = []
+        for cell in nb.get("cells", []):
+            parts.append("".join(cell.get("source", "")))
+            for output in cell.get("outputs", []):
+                parts.append("".join(output.get("text", "")))
+                parts += output.get("traceback", [])
+                parts += ["".join(v) for v in output.get("data", {}).values() if isinstance(v, (str, list))]
+        return "\n".join(parts)
+    if path.suffix in (".html", ".htm"):
+        return html.unescape(re.sub(r"<[^>]+>", "", text))
+    return text
 
 
 def scan(tree: Path) -> list[str]:
@@ -72,7 +116,7 @@ def scan(tree: Path) -> list[str]:
         if not path.is_file():
             continue
         try:
-            text = path.read_text(encoding="utf-8")
+            text = readable_text(path)
         except UnicodeDecodeError:
             continue
         for marker in (BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN):

@@ -1,16 +1,20 @@
 """Regenerate assignments/ from solutions/ (``python -m autograder sync``).
 
 Every ``.py`` file goes through :func:`autograder.stubs.make_stub`; other files are copied
-as they are. Files in assignments/ that no longer come from solutions/ are removed.
+as they are, except the notebook narratives (``notebook.<lang>.md``, the source of the
+nbgrader notebooks, see ``notebooks.py``). Files in assignments/ that no longer come from
+solutions/ are removed.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .stubs import make_stub
 
 _SKIP_DIRS = {"__pycache__", ".pytest_cache", ".ipynb_checkpoints"}
+NARRATIVE = re.compile(r"notebook\.[a-z]+\.md")  # notebook narratives stay in solutions/
 
 
 def _sources(src: Path) -> list[Path]:
@@ -25,6 +29,8 @@ def expected_tree(src: Path) -> dict[Path, bytes]:
     tree: dict[Path, bytes] = {}
     for path in _sources(src):
         rel = path.relative_to(src)
+        if NARRATIVE.fullmatch(path.name):
+            continue
         if path.suffix == ".py":
             tree[rel] = make_stub(path.read_text(encoding="utf-8"), str(path)).encode("utf-8")
         else:

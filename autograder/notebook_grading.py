@@ -1,0 +1,284 @@
+"""Run the hidden pytest graders inside a notebook's kernel (nbgrader's hidden test cells).
+
+A hidden test cell of a generated notebook reads::
+
+    ### BEGIN HIDDEN TESTS
+    from autograder.notebook_grading import run_grader
+    run_grader('a1_attention/test_masks.py::test_causal_mask', globals())
+    ### END HIDDEN TESTS
+
+:func:`run_grader` calls that very grader function, with the fixtures the pytest plugin
+would give it: ``student`` (a :class:`LocalStudent`), ``rng`` (seeded exactly as the
+plugin seeds it, from ``COURSE_GRADE_SEED`` and the test's id) and ``course_data``. So
+there is one implementation of every check, and a notebook is worth what the module form
+is worth.
+
+:class:`LocalStudent` *is* a :class:`~autograder.student.Student` (same ``call``, ``grad``,
+``module``, ``error_of``, same failure messages, same redaction of reference code), whose
+"student process" is the kernel itself: requests go through the very same
+``harness`` operations, with names like ``"masks.causal_mask"`` resolved in the
+notebook's namespace instead of imported, and with arguments and results passed through
+the ``wire`` codec, so a grader sees exactly the plain data it would get over the pipe.
+
+Prerequisites: before grading, the hidden cell replaces the definitions the notebook
+brought from earlier assignments (its "bring your code" cells) with the reference ones,
+so a bug in a1 costs points in a1 only (as in the module form).
+
+A failed check raises :class:`GradingFailure`, whose message is the check's bilingual
+explanation. IPython shows that message alone, without a traceback (the exception's
+``_render_traceback_``), so nbgrader's feedback never quotes a hidden cell's source. Anything the code
+prints while being graded is discarded (nbgrader gives 0 points to a test cell that
+writes to stderr).
+
+Limits: nbgrader runs a submission and its hidden tests in one kernel, so unlike
+``python -m autograder grade`` this is no sandbox: a notebook can tamper with the kernel
+it is graded in. Use the module form where that matters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import importlib.util
+import inspect
+import io
+import json
+import linecache
+import os
+import secrets
+import signal
+import threading
+import warnings
+from pathlib import Path
+
+import torch
+
+from . import course, forbidden, harness, reference, wire
+from .checks import CheckFailure
+from .course import Assignment
+from .isolation import DEFAULT_TIMEOUT
+from .nbgrader_course import SEED_VARIABLE
+from .notebooks import _module_owner, prerequisites
+from .pytest_plugin import derive_seed
+from .sandbox import StudentFailure
+from .stubs import NOT_IMPLEMENTED
+from .student import Student
+
+
+class GradingFailure(AssertionError):
+    """A hidden test failed; ``str()`` is the explanation for the student (English, Spanish)."""
+
+    def _render_traceback_(self) -> list[str]:
+        """What IPython shows instead of a traceback: the message alone, so a failed hidden
+        cell never quotes its source (nbgrader's feedback shows this output)."""
+        return ["\x1b[0;31mHidden test failed / Test oculto fallido\x1b[0m", *str(self).split("\n")]
+
+
+class _Timeout(BaseException):
+    pass
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float):
+    """Interrupt the block after ``seconds`` (main thread on Unix; elsewhere no limit,
+    and nbgrader's own per-cell timeout still applies)."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def alarm(signum, frame):
+        raise _Timeout()
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Discard what the code under test prints and warns."""
+    sink = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        warnings.simplefilter("ignore")
+        yield
+
+
+@functools.lru_cache(maxsize=None)
+def _local_modules(name: str) -> frozenset[str]:
+    """Module stems whose definitions live in the notebook of assignment ``name``."""
+    return frozenset(stem for stem, owner in _module_owner().items() if owner.name == name)
+
+
+@functools.lru_cache(maxsize=None)
+def _prerequisite_names(name: str) -> tuple[tuple[str, str], ...]:
+    return tuple(item for _, items in prerequisites(course.get(name)) for item in items)
+
+
+def use_reference_prerequisites(assignment: Assignment, namespace: dict) -> None:
+    """Replace the definitions ``assignment``'s notebook brought from earlier assignments
+    with the reference ones (autograde time only)."""
+    with _quiet():
+        for module, name in _prerequisite_names(assignment.name):
+            namespace[name] = getattr(reference.load(module), name)
+
+
+class _KernelProcess:
+    """The "student process" of a :class:`LocalStudent`: this kernel. Requests run through
+    a private instance of ``harness`` whose ``resolve`` looks names up in the notebook."""
+
+    def __init__(self, resolver):
+        spec = importlib.util.spec_from_file_location("autograder._kernel_harness", harness.__file__)
+        self.harness = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(self.harness)
+        self.harness.resolve = resolver
+
+    def request(self, message: dict, timeout: float) -> dict:
+        # Through the codec both ways, as over the pipe: the code gets its own copies of
+        # the inputs, and the grader gets plain data back (tuples as lists, no objects).
+        message = wire.from_plain(wire.to_plain(message))
+        try:
+            with _quiet(), _time_limit(timeout):
+                reply = self.harness.handle(message, [])
+        except _Timeout:
+            reply = {"error": {"type": "_Timeout"}}
+        error = reply.get("error")
+        if isinstance(error, dict) and error.get("type") == "_Timeout":
+            raise StudentFailure("timeout", "no reply in time")
+        if isinstance(error, dict) and error.get("type") == "NotImplementedError" \
+                and not str(error.get("message", "")).startswith(NOT_IMPLEMENTED):
+            # nbgrader's stub raises a bare NotImplementedError()
+            error["message"] = f"{NOT_IMPLEMENTED}{message.get('target')}"
+        try:
+            return wire.from_plain(wire.to_plain(reply))
+        except wire.WireError as exc:
+            raise StudentFailure("protocol", f"the reply is not valid plain data ({exc})") from None
+
+    def stop(self) -> None:
+        pass
+
+
+class LocalStudent(Student):
+    """A :class:`~autograder.student.Student` whose code is the notebook's namespace."""
+
+    def __init__(self, assignment: Assignment, namespace: dict, *, timeout: float = DEFAULT_TIMEOUT):
+        super().__init__(assignment, Path.cwd(), timeout=timeout, references=course.solutions_dir())
+        self.folder = Path.cwd()  # the notebook's folder: it exists, so requests go ahead
+        self.namespace = namespace
+        self.local_modules = _local_modules(assignment.name)
+        self.refusals = self._scan_cells()
+        self._local = _KernelProcess(self._resolve)
+
+    def _process(self):
+        return self._local
+
+    def close(self) -> None:
+        pass
+
+    def _resolve(self, target: str):
+        module, _, qualname = target.partition(".")
+        parts = qualname.split(".")
+        if module in self.local_modules:
+            if parts[0] not in self.namespace:
+                raise self._local.harness.HarnessError(
+                    f"the notebook defines no {parts[0]!r}; keep the names from the exercise cells"
+                )
+            obj = self.namespace[parts[0]]
+        elif module in _module_owner() and _module_owner()[module].name in self.assignment.requires:
+            obj = getattr(reference.load(module), parts[0])
+        else:
+            raise self._local.harness.HarnessError(f"{target!r} is not a name of {self.assignment.name}")
+        for part in parts[1:]:
+            if not hasattr(obj, part):
+                raise self._local.harness.HarnessError(f"{parts[0]} has no {part!r}; keep the names from the exercise cells")
+            obj = getattr(obj, part)
+        return obj
+
+    def _cells_defining(self, name: str) -> list[str]:
+        """File names (IPython's, one per cell) of the cells that define ``name``."""
+        obj = self.namespace.get(name)
+        functions = []
+        if inspect.isfunction(obj):
+            functions.append(obj)
+        elif inspect.isclass(obj):
+            for value in vars(obj).values():
+                value = getattr(value, "__func__", getattr(value, "fget", value))
+                if inspect.isfunction(value):
+                    functions.append(value)
+        return sorted({f.__code__.co_filename for f in functions if f.__module__ == self.namespace.get("__name__")})
+
+    def _scan_cells(self) -> dict[str, list[forbidden.Finding]]:
+        """Forbidden shortcuts per module, in the cells that define the module's names."""
+        found = {}
+        for module in self.assignment.modules:
+            names = self.assignment.forbidden.get(module, ())
+            hits = []
+            path = course.solutions_dir() / self.assignment.name / f"{module}.py"
+            defined = [n.name for n in _top_level(path)]
+            for name in defined:
+                for filename in self._cells_defining(name):
+                    source = "".join(linecache.getlines(filename))
+                    hits += forbidden.scan(source, names, f"{name} cell")
+            found[module] = sorted(set(hits), key=lambda f: (f.file, f.line, f.code))
+        return found
+
+
+@functools.lru_cache(maxsize=None)
+def _top_level(path: Path):
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return tuple(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef)))
+
+
+@functools.lru_cache(maxsize=1)
+def _run_seed() -> int:
+    value = os.environ.get(SEED_VARIABLE)
+    return int(value) if value else secrets.randbits(31)
+
+
+def _grader(nodeid: str):
+    """The grader function and its markers, from ``"<assignment>/<file>::<test>"``."""
+    path, _, function = nodeid.partition("::")
+    name, _, file = path.partition("/")
+    module = importlib.import_module(f"autograder.graders.{name}.{file.removesuffix('.py')}")
+    fn = getattr(module, function)
+    marks = {m.name: m for m in getattr(fn, "pytestmark", [])}
+    return course.get(name), fn, marks
+
+
+def run_grader(nodeid: str, namespace: dict) -> None:
+    """Run one hidden grader test against the notebook's ``namespace`` (pass ``globals()``).
+
+    Returns quietly when it passes; raises :class:`GradingFailure` with the bilingual
+    explanation when it does not.
+    """
+    student = None
+    try:
+        assignment, fn, marks = _grader(nodeid)
+        use_reference_prerequisites(assignment, namespace)
+        timeout = float(marks["timeout"].args[0]) if "timeout" in marks else DEFAULT_TIMEOUT
+        student = LocalStudent(assignment, namespace, timeout=timeout)
+        fixtures = {
+            "student": student,
+            "rng": torch.Generator().manual_seed(derive_seed(_run_seed(), nodeid)),
+            "course_data": lambda rel: json.loads((course.data_dir() / rel).read_text(encoding="utf-8")),
+        }
+        kwargs = {name: fixtures[name] for name in inspect.signature(fn).parameters}
+        with _quiet():
+            fn(**kwargs)
+        return
+    except CheckFailure as exc:
+        message = str(exc)
+    except BaseException as exc:  # a grader that could not run: never show its traceback
+        kind = type(exc).__name__
+        message = (f"internal grader error ({kind}); this is not your fault, please report it\n"
+                   f"error interno del corrector ({kind}); no es culpa tuya, por favor avisa")
+    finally:
+        if student is not None:
+            student.close()
+    raise GradingFailure(message) from None

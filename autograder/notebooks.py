@@ -1,0 +1,573 @@
+"""Bilingual nbgrader source notebooks, generated from the single source.
+
+A notebook is written by the team as Markdown, one file per language:
+``solutions/<assignment>/notebook.es.md`` and ``notebook.en.md``. Plain Markdown becomes
+Markdown cells; a fenced ```` ```python ```` block becomes a locked code cell (a worked
+example, a plot); and directive lines, each alone on its line, pull code in from the
+solution modules and the hidden graders, so nothing is kept twice:
+
+``<!-- imports -->``
+    a locked cell with the import lines of the modules the notebook takes code from
+    (imports of course modules are left out: in a notebook those names are cells).
+``<!-- prerequisites -->``
+    the definitions this assignment uses from earlier ones (a3 uses a1's attention), as
+    one solution cell per earlier assignment: "bring your code". They carry no points;
+    at autograde time the hidden tests put the reference versions in their place, so a
+    bug in a1 costs points in a1 only. Nothing when the assignment has no prerequisites.
+``<!-- code: masks.causal_mask masks.padding_mask -->``
+    the top-level definitions with those names from ``solutions/<assignment>/masks.py``,
+    verbatim (docstring, hint comments, ``### BEGIN SOLUTION`` region): a solution cell
+    if they hold a region (nbgrader's ``generate_assignment`` strips it), else a locked
+    cell of given code.
+``<!-- module: visualize -->``
+    a whole module of given code, without its imports of course modules.
+``<!-- hidden: a1_attention/test_masks.py::test_causal_mask -->``
+    a test cell worth that hidden grader's ``@pytest.mark.points``. Its hidden region
+    calls the grader itself (:func:`autograder.notebook_grading.run_grader`), so a
+    notebook and ``python -m autograder grade`` run the same checks for the same points.
+    A ```` ```python ```` block right after the directive is the cell's visible part:
+    asserts the student can run.
+
+Every hidden grader of the assignment must appear in exactly one ``hidden`` directive;
+:func:`build` refuses a narrative that misses one or names an unknown one.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import course
+from .course import Assignment
+from .stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, make_stub
+
+LANGS = ("es", "en")
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+_DIRECTIVE = re.compile(r"^<!--\s*([a-z]+)\s*(?::\s*(.*?))?\s*-->\s*$")
+_FENCE = re.compile(r"^(`{3,}|~{3,})\s*([\w+-]*)\s*$")
+
+TEXT = {
+    "es": {
+        "prereq_title": "## Lo que traes de tareas anteriores",
+        "prereq_body": (
+            "Esta tarea usa código de tareas anteriores. En {cells}, sustituye cada "
+            "`raise NotImplementedError()` por tu solución de esa tarea (cópiala de tu cuaderno). "
+            "Estas celdas no dan puntos: al corregir, los tests ocultos usan las versiones de referencia, "
+            "así que un error allí solo cuenta en su propia tarea."
+        ),
+        "prereq_cells": ("la celda siguiente", "las celdas siguientes"),
+        "prereq_header": "# Trae tu código de {name} ({files}); no da puntos aquí.",
+        "test_header": ("# Test ({points}): {question}\n"
+                        "# Al corregir, un test oculto lo comprueba además con entradas aleatorias."),
+        "hidden_header": "# Test oculto ({points}): {question}\n# Se evalúa al corregir.",
+        "points": ("punto", "puntos"),
+    },
+    "en": {
+        "prereq_title": "## What you bring from earlier assignments",
+        "prereq_body": (
+            "This assignment uses code from earlier ones. In {cells}, replace each "
+            "`raise NotImplementedError()` with your solution from that assignment (copy it from your notebook). "
+            "These cells carry no points: when grading, the hidden tests use the reference versions, "
+            "so a bug there only counts in its own assignment."
+        ),
+        "prereq_cells": ("the cell below", "the cells below"),
+        "prereq_header": "# Bring your code from {name} ({files}); no points here.",
+        "test_header": ("# Test ({points}): {question}\n"
+                        "# When grading, a hidden test also checks it on random inputs."),
+        "hidden_header": "# Hidden test ({points}): {question}\n# It runs when your notebook is graded.",
+        "points": ("point", "points"),
+    },
+}
+
+
+class NotebookError(ValueError):
+    """A narrative cannot be turned into a notebook; the message names file and line."""
+
+
+# ----------------------------------------------------------------------------- sources
+
+
+def narrative_path(assignment: Assignment, lang: str) -> Path:
+    return course.solutions_dir() / assignment.name / f"notebook.{lang}.md"
+
+
+def notebook_name(assignment: Assignment) -> str:
+    return f"{assignment.name}.ipynb"
+
+
+def data_files(assignment: Assignment) -> list[Path]:
+    """The fixtures a notebook reads, copied next to it: ``source_data/<assignment>/*``."""
+    folder = course.data_dir() / assignment.name
+    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if folder.is_dir() else []
+
+
+def _module_owner() -> dict[str, Assignment]:
+    """Module stem -> the assignment whose solutions/ folder holds it."""
+    owner = {}
+    for a in course.ASSIGNMENTS:
+        for path in sorted((course.solutions_dir() / a.name).glob("*.py")):
+            if not path.name.startswith("test_") and path.name != "conftest.py":
+                owner.setdefault(path.stem, a)
+    return owner
+
+
+@dataclass
+class _Module:
+    name: str
+    path: Path
+    source: str
+    tree: ast.Module
+
+    @classmethod
+    def load(cls, assignment: Assignment, name: str) -> "_Module":
+        path = course.solutions_dir() / assignment.name / f"{name}.py"
+        if not path.is_file():
+            raise NotebookError(f"{assignment.name} has no module {name}.py")
+        source = path.read_text(encoding="utf-8")
+        return cls(name, path, source, ast.parse(source, filename=str(path)))
+
+    @property
+    def lines(self) -> list[str]:
+        return self.source.split("\n")
+
+    def definitions(self) -> dict[str, ast.stmt]:
+        """Top-level functions, classes and assigned constants, by name."""
+        found = {}
+        for node in self.tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                found[node.name] = node
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        found[target.id] = node
+        return found
+
+    def text_of(self, node: ast.stmt) -> str:
+        """The definition's source; comment lines indented into its body right after its
+        last statement (a closing ``### END SOLUTION``) belong to it."""
+        lines = self.lines
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        last = node.end_lineno
+        while last < len(lines):
+            line = lines[last]
+            if line.strip().startswith("#") and len(line) - len(line.lstrip()) > node.col_offset:
+                last += 1
+            else:
+                break
+        return "\n".join(lines[first - 1: last])
+
+    def course_imports(self, modules) -> dict[str, str]:
+        """Name -> module, for ``from <course module> import name`` lines."""
+        found = {}
+        for node in self.tree.body:
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
+                for alias in node.names:
+                    found[alias.asname or alias.name] = node.module
+        return found
+
+    def import_lines(self, modules) -> list[str]:
+        """Top-level import statements that do not import course modules, as written."""
+        out = []
+        for node in self.tree.body:
+            if isinstance(node, ast.Import) and not any(a.name.split(".")[0] in modules for a in node.names):
+                out.append(ast.get_source_segment(self.source, node))
+            elif isinstance(node, ast.ImportFrom) and not (node.level == 0 and node.module in modules):
+                out.append(ast.get_source_segment(self.source, node))
+        return out
+
+    def without_course_imports(self, modules) -> str:
+        lines = self.lines
+        drop = set()
+        for node in self.tree.body:
+            if (isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules) or (
+                isinstance(node, ast.Import) and any(a.name.split(".")[0] in modules for a in node.names)
+            ):
+                drop.update(range(node.lineno - 1, node.end_lineno))
+        text = "\n".join(line for i, line in enumerate(lines) if i not in drop)
+        return re.sub(r"\n{4,}", "\n\n\n", text).strip("\n")
+
+
+def _names_used(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def prerequisites(assignment: Assignment) -> list[tuple[Assignment, list[tuple[str, str]]]]:
+    """What ``assignment`` uses from earlier assignments, in course order:
+    ``[(earlier assignment, [(module, name), ...]), ...]``.
+
+    Starts from the ``from <module> import <name>`` lines of the assignment's own modules
+    and follows the definitions they need (a target_mask needs padding_mask and
+    causal_mask), within the assignments listed in ``requires``.
+    """
+    owner = _module_owner()
+    earlier = set(assignment.requires)
+    loaded: dict[str, _Module] = {}
+
+    def module(name: str) -> _Module:
+        if name not in loaded:
+            loaded[name] = _Module.load(owner[name], name)
+        return loaded[name]
+
+    own = sorted(p.stem for p in (course.solutions_dir() / assignment.name).glob("*.py")
+                 if not p.name.startswith("test_") and p.name != "conftest.py")
+    todo: list[tuple[str, str]] = []
+    for stem in own:
+        for name, mod in module(stem).course_imports(owner).items():
+            if owner[mod].name in earlier:
+                todo.append((mod, name))
+    needed: set[tuple[str, str]] = set()
+    while todo:
+        mod, name = todo.pop()
+        if (mod, name) in needed:
+            continue
+        defs = module(mod).definitions()
+        if name not in defs:
+            raise NotebookError(f"{mod}.py defines no {name!r} (imported by {assignment.name})")
+        needed.add((mod, name))
+        used = _names_used(defs[name])
+        todo += [(mod, n) for n in used if n in defs and n != name]
+        todo += [(m, n) for n, m in module(mod).course_imports(owner).items()
+                 if n in used and owner[m].name in earlier]
+
+    order = {a.name: i for i, a in enumerate(course.ASSIGNMENTS)}
+    grouped: dict[str, list[tuple[str, str]]] = {}
+    for mod, name in needed:
+        grouped.setdefault(owner[mod].name, []).append((mod, name))
+    out = []
+    for name in sorted(grouped, key=order.get):
+        a = course.get(name)
+        mods = list(a.modules) + sorted({m for m, _ in grouped[name]} - set(a.modules))
+        items = sorted(grouped[name], key=lambda mn: (mods.index(mn[0]), module(mn[0]).definitions()[mn[1]].lineno))
+        out.append((a, items))
+    return out
+
+
+@dataclass(frozen=True)
+class GraderTest:
+    nodeid: str  # "a1_attention/test_masks.py::test_causal_mask", as pytest names it
+    points: float
+    question_en: str
+    question_es: str
+
+
+def grader_tests(assignment: Assignment) -> dict[str, GraderTest]:
+    """The assignment's hidden grader tests, read (not imported) from their source."""
+    found = {}
+    for path in sorted((course.GRADERS_DIR / assignment.name).glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in tree.body:
+            if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test")):
+                continue
+            points = None
+            for dec in node.decorator_list:
+                if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "points"
+                        and dec.args and isinstance(dec.args[0], ast.Constant)):
+                    points = float(dec.args[0].value)
+                if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "parametrize":
+                    raise NotebookError(f"{path.name}::{node.name} is parametrized; a notebook cell runs one grader test")
+            if points is None:
+                raise NotebookError(f"{path.name}::{node.name} has no @pytest.mark.points(n)")
+            doc = (ast.get_docstring(node) or node.name).strip().split("\n")[0]
+            en, _, es = doc.partition(" / ")
+            nodeid = f"{assignment.name}/{path.name}::{node.name}"
+            found[nodeid] = GraderTest(nodeid, points, en.strip(), (es or en).strip())
+    return found
+
+
+# ----------------------------------------------------------------------------- cells
+
+
+def _meta(grade_id: str, *, grade=False, solution=False, locked=False, points=None) -> dict:
+    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3,
+            "solution": solution, "task": False}
+    if points is not None:
+        meta["points"] = points
+    return {"nbgrader": meta}
+
+
+def _cell_id(grade_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]", "-", grade_id)[:64]
+
+
+class _Builder:
+    def __init__(self, assignment: Assignment, lang: str, path: Path):
+        import nbformat
+
+        self.nbformat = nbformat
+        self.assignment = assignment
+        self.lang = lang
+        self.text = TEXT[lang]
+        self.path = path
+        self.cells = []
+        self.ids: set[str] = set()
+        self.owner = _module_owner()
+        self.graders = grader_tests(assignment)
+        self.used_tests: dict[str, int] = {}
+        self.code_modules: list[str] = []  # modules the code directives take definitions from
+        self.prereq_modules: list[tuple[Assignment, str]] = []  # (earlier assignment, module) of prerequisite cells
+        self.counters: dict[str, int] = {}
+
+    # -- helpers
+    def where(self, line: int) -> str:
+        return f"{self.path.name}:{line}"
+
+    def unique(self, grade_id: str, line: int) -> str:
+        if grade_id in self.ids:
+            raise NotebookError(f"{self.where(line)}: {grade_id!r} appears twice in the notebook")
+        self.ids.add(grade_id)
+        return grade_id
+
+    def numbered(self, kind: str) -> str:
+        self.counters[kind] = self.counters.get(kind, 0) + 1
+        grade_id = f"{kind}-{self.counters[kind]:02d}"
+        self.ids.add(grade_id)
+        return grade_id
+
+    def module(self, name: str, line: int) -> _Module:
+        if name not in self.owner or self.owner[name] is not self.assignment:
+            raise NotebookError(f"{self.where(line)}: {name!r} is not a module of {self.assignment.name}")
+        return _Module.load(self.assignment, name)
+
+    def add_markdown(self, text: str) -> None:
+        text = text.strip("\n")
+        if text.strip():
+            grade_id = self.numbered("md")
+            cell = self.nbformat.v4.new_markdown_cell(text, metadata=_meta(grade_id, locked=True))
+            cell.id = _cell_id(grade_id)
+            self.cells.append(cell)
+
+    def add_code(self, source: str, grade_id: str, **meta) -> None:
+        cell = self.nbformat.v4.new_code_cell(source.strip("\n"), metadata=_meta(grade_id, **meta))
+        cell.id = _cell_id(grade_id)
+        self.cells.append(cell)
+
+    # -- directives
+    def imports(self, arg: str, line: int) -> None:
+        self.cells.append(("imports", line))  # filled in at the end, once every module is known
+
+    def code(self, arg: str, line: int) -> None:
+        if not arg:
+            raise NotebookError(f"{self.where(line)}: write <!-- code: module.name [module.name ...] -->")
+        parts = []
+        for item in arg.split():
+            mod_name, _, name = item.partition(".")
+            mod = self.module(mod_name, line)
+            defs = mod.definitions()
+            if name not in defs:
+                raise NotebookError(f"{self.where(line)}: {mod_name}.py defines no {name!r}")
+            parts.append(mod.text_of(defs[name]))
+            if mod_name not in self.code_modules:
+                self.code_modules.append(mod_name)
+        source = "\n\n\n".join(parts)
+        grade_id = self.unique("code-" + "-".join(item.replace(".", "-") for item in arg.split()), line)
+        if BEGIN_SOLUTION in source:
+            self.add_code(source, grade_id, solution=True)
+        else:
+            self.add_code(source, grade_id, locked=True)
+
+    def module_cell(self, arg: str, line: int) -> None:
+        mod = self.module(arg.strip(), line)
+        source = mod.without_course_imports(self.owner)
+        grade_id = self.unique(f"module-{mod.name}", line)
+        if BEGIN_SOLUTION in source:
+            self.add_code(source, grade_id, solution=True)
+        else:
+            self.add_code(source, grade_id, locked=True)
+
+    def prerequisites(self, arg: str, line: int) -> None:
+        groups = prerequisites(self.assignment)
+        if not groups:
+            return
+        cells = self.text["prereq_cells"][len(groups) > 1]
+        self.add_markdown(self.text["prereq_title"] + "\n\n" + self.text["prereq_body"].format(cells=cells))
+        for earlier, items in groups:
+            files = ", ".join(dict.fromkeys(f"{m}.py" for m, _ in items))
+            parts = [self.text["prereq_header"].format(name=earlier.name, files=files)]
+            modules = {}
+            for mod_name, name in items:
+                mod = modules.setdefault(mod_name, _Module.load(earlier, mod_name))
+                parts.append(mod.text_of(mod.definitions()[name]))
+            self.prereq_modules += [(earlier, m) for m in modules]
+            source = parts[0] + "\n\n\n" + "\n\n\n".join(parts[1:])
+            grade_id = self.unique(f"prereq-{earlier.name}", line)
+            self.add_code(source, grade_id, solution=BEGIN_SOLUTION in source, locked=BEGIN_SOLUTION not in source)
+
+    def hidden(self, arg: str, line: int, visible: str | None) -> None:
+        nodeid = arg.strip()
+        if nodeid not in self.graders:
+            known = "\n  ".join(self.graders)
+            raise NotebookError(f"{self.where(line)}: no hidden grader {nodeid!r}; {self.assignment.name} has:\n  {known}")
+        if nodeid in self.used_tests:
+            raise NotebookError(f"{self.where(line)}: {nodeid} is already used at line {self.used_tests[nodeid]}")
+        self.used_tests[nodeid] = line
+        test = self.graders[nodeid]
+        points = int(test.points) if test.points == int(test.points) else test.points
+        word = self.text["points"][points != 1]
+        question = test.question_es if self.lang == "es" else test.question_en
+        visible = (visible or "").strip("\n")
+        header = "test_header" if visible.strip() else "hidden_header"
+        lines = [
+            self.text[header].format(points=f"{points} {word}", question=question),
+            BEGIN_HIDDEN,
+            "from autograder.notebook_grading import run_grader",
+            f"run_grader({nodeid!r}, globals())",
+            END_HIDDEN,
+        ]
+        if visible.strip():
+            lines.append(visible)
+        file, _, function = nodeid.partition("/")[2].partition("::")
+        grade_id = self.unique(f"{file.removesuffix('.py')}-{function}", line)
+        self.add_code("\n".join(lines), grade_id, grade=True, locked=True, points=test.points)
+
+    # -- the whole narrative
+    def parse(self, text: str) -> None:
+        lines = text.split("\n")
+        markdown: list[str] = []
+        pending_hidden: tuple[str, int] | None = None
+        i = 0
+
+        def flush_hidden(visible=None):
+            nonlocal pending_hidden
+            if pending_hidden is not None:
+                self.hidden(pending_hidden[0], pending_hidden[1], visible)
+                pending_hidden = None
+
+        while i < len(lines):
+            line = lines[i]
+            fence = _FENCE.match(line.strip())
+            if fence and fence.group(2):
+                close = fence.group(1)
+                body, j = [], i + 1
+                while j < len(lines) and lines[j].strip() != close:
+                    body.append(lines[j])
+                    j += 1
+                if j == len(lines):
+                    raise NotebookError(f"{self.where(i + 1)}: code block is never closed")
+                if fence.group(2) in ("python", "py"):
+                    self.add_markdown("\n".join(markdown))
+                    markdown = []
+                    if pending_hidden is not None:
+                        flush_hidden("\n".join(body))
+                    else:
+                        self.add_code("\n".join(body), self.numbered("given"), locked=True)
+                else:
+                    flush_hidden()
+                    markdown += lines[i: j + 1]
+                i = j + 1
+                continue
+            directive = _DIRECTIVE.match(line.strip())
+            if directive:
+                kind, arg = directive.group(1), directive.group(2) or ""
+                handler = {"imports": self.imports, "prerequisites": self.prerequisites, "code": self.code,
+                           "module": self.module_cell, "hidden": None}.get(kind)
+                if kind not in ("imports", "prerequisites", "code", "module", "hidden"):
+                    raise NotebookError(f"{self.where(i + 1)}: unknown directive {kind!r} "
+                                        "(imports, prerequisites, code, module, hidden)")
+                self.add_markdown("\n".join(markdown))
+                markdown = []
+                flush_hidden()
+                if kind == "hidden":
+                    pending_hidden = (arg, i + 1)
+                else:
+                    handler(arg, i + 1)
+                i += 1
+                continue
+            if line.strip() and pending_hidden is not None:
+                flush_hidden()
+            if line.strip() or markdown:
+                markdown.append(line)
+            i += 1
+        flush_hidden()
+        self.add_markdown("\n".join(markdown))
+
+        missing = [nodeid for nodeid in self.graders if nodeid not in self.used_tests]
+        if missing:
+            raise NotebookError(
+                f"{self.path.name}: every hidden grader needs a <!-- hidden: ... --> cell, so the notebook is worth "
+                "what the pytest graders are; missing:\n  " + "\n  ".join(missing)
+            )
+        self.fill_imports()
+
+    def fill_imports(self) -> None:
+        modules = [_Module.load(self.assignment, m) for m in self.code_modules]
+        modules += [_Module.load(a, m) for a, m in self.prereq_modules]
+        seen, lines = set(), []
+        for mod in modules:
+            for text in mod.import_lines(self.owner):
+                if text not in seen:
+                    seen.add(text)
+                    lines.append(text)
+        lines.sort(key=lambda t: (not t.startswith("from __future__"), t.startswith("from "), t))
+        for k, cell in enumerate(self.cells):
+            if isinstance(cell, tuple):
+                grade_id = self.unique("imports", cell[1])
+                code = self.nbformat.v4.new_code_cell("\n".join(lines), metadata=_meta(grade_id, locked=True))
+                code.id = _cell_id(grade_id)
+                self.cells[k] = code
+
+
+def has_narrative(assignment: Assignment, lang: str) -> bool:
+    return narrative_path(assignment, lang).is_file()
+
+
+def build(assignment: Assignment, lang: str):
+    """The nbgrader source notebook of ``assignment`` in ``lang`` (an ``nbformat`` node)."""
+    import nbformat
+
+    if lang not in LANGS:
+        raise NotebookError(f"unknown language {lang!r}; the notebooks exist in {', '.join(LANGS)}")
+    path = narrative_path(assignment, lang)
+    if not path.is_file():
+        raise NotebookError(f"{assignment.name} has no narrative in {lang!r} yet ({path.relative_to(course.course_root())})")
+    builder = _Builder(assignment, lang, path)
+    builder.parse(path.read_text(encoding="utf-8"))
+    nb = nbformat.v4.new_notebook(cells=builder.cells)
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"},
+                   "course": {"assignment": assignment.name, "lang": lang}}
+    nb.nbformat, nb.nbformat_minor = 4, 5
+    nbformat.validate(nb)
+    return nb
+
+
+def write(nb, path: Path) -> bool:
+    """Write ``nb`` to ``path`` unless it already holds exactly that; True if written."""
+    import nbformat
+
+    text = nbformat.writes(nb) + "\n"
+    if path.is_file() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def student_version(nb):
+    """The notebook a student works in, without nbgrader: solution regions stubbed exactly
+    like the modules (``raise NotImplementedError("not implemented yet: ...")``), hidden
+    tests removed, nbgrader metadata dropped."""
+    import copy
+
+    out = copy.deepcopy(nb)
+    for cell in out.cells:
+        if cell.cell_type == "code":
+            cell.source = make_stub(cell.source, f"cell {cell.get('id', '?')}")
+            cell.outputs, cell.execution_count = [], None
+        cell.metadata.pop("nbgrader", None)
+    return out
+
+
+def hidden_sources(nb) -> list[str]:
+    """The code inside every hidden-tests region of ``nb`` (for leak scans)."""
+    found = []
+    for cell in nb.cells:
+        inside = False
+        for line in cell.source.split("\n"):
+            if line.strip() == BEGIN_HIDDEN:
+                inside = True
+            elif line.strip() == END_HIDDEN:
+                inside = False
+            elif inside and line.strip():
+                found.append(line.strip())
+    return found
