@@ -162,3 +162,67 @@ def support(samples, allowed: torch.Tensor, what: str) -> None:
             f"{what}: drew token {samples[row].item()} in row {row}, which must never be drawn (allowed: {kept})",
             f"{what}: salió el token {samples[row].item()} en la fila {row}, que nunca debe salir (permitidos: {kept})",
         )
+
+
+def _short(value, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _first_difference(actual, expected, path: str = ""):
+    """(path, got, expected) of the first place where plain values differ, or None.
+
+    Types count: 1 is not True, "1" is not 1, a tuple arrives as a list."""
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(actual, list):
+            return path, _kind(actual), f"a list of {len(expected)}"
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            found = _first_difference(a, e, f"{path}[{i}]")
+            if found:
+                return found
+        if len(actual) != len(expected):
+            return path, f"{len(actual)} items", f"{len(expected)} items"
+        return None
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return path, _kind(actual), "a dict"
+        for key in expected:
+            if key not in actual:
+                return f"{path}[{key!r}]", "nothing", _short(expected[key])
+            found = _first_difference(actual[key], expected[key], f"{path}[{key!r}]")
+            if found:
+                return found
+        extra = sorted(set(actual) - set(expected))
+        return (f"{path}[{extra[0]!r}]", _short(actual[extra[0]]), "no such key") if extra else None
+    if type(actual) is not type(expected) or actual != expected:
+        return path, _short(actual) if not isinstance(actual, Unsupported) else _kind(actual), _short(expected)
+    return None
+
+
+def plain_equal(actual, expected, what: str) -> None:
+    """``actual`` equals the plain value ``expected`` (str, int, bool, lists and dicts of
+    them), type included; the message names the first difference."""
+    found = _first_difference(actual, expected)
+    if found:
+        where, got, want = found
+        at = f" at {where}" if where else ""
+        raise CheckFailure(f"{what}: wrong value{at}: got {got}, expected {want}",
+                           f"{what}: valor incorrecto{' en ' + where if where else ''}: se obtuvo {got}, se esperaba {want}")
+
+
+def number(value, what: str) -> float:
+    """``value`` if it is a Python number (int or float, not bool), as a float."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        hint = " (use .item() to turn a one-element tensor into a number)" if isinstance(value, torch.Tensor) else ""
+        pista = " (usa .item() para convertir un tensor de un elemento en un número)" if hint else ""
+        raise CheckFailure(f"{what}: expected a Python float, got {_kind(value)}{hint}",
+                           f"{what}: se esperaba un float de Python, se obtuvo {_kind(value)}{pista}")
+    return float(value)
+
+
+def close_number(actual, expected: float, what: str, atol: float = 1e-6, rtol: float = 1e-6) -> None:
+    """``actual`` is a Python number within ``atol + rtol * |expected|`` of ``expected``."""
+    got = number(actual, what)
+    if not abs(got - expected) <= atol + rtol * abs(expected):  # NaN fails too
+        raise CheckFailure(f"{what}: got {got:.8g}, expected {expected:.8g} (tolerance {atol:g} + {rtol:g}·|expected|)",
+                           f"{what}: se obtuvo {got:.8g}, se esperaba {expected:.8g}")

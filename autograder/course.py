@@ -69,6 +69,13 @@ ASSIGNMENTS: tuple[Assignment, ...] = (
         modules=("sampling", "decoding", "beam"),
         requires=("a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer"),
     ),
+    Assignment(
+        name="a6_translator",
+        title_en="An English-to-Spanish translator: data, vocabulary, training, translation",
+        title_es="Un traductor de inglés a español: datos, vocabulario, entrenamiento, traducción",
+        modules=("preprocessing", "vocab", "batching", "training", "translation"),
+        requires=("a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer", "a5_decoding"),
+    ),
 )
 
 BY_NAME = {a.name: a for a in ASSIGNMENTS}

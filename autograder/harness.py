@@ -14,7 +14,12 @@ Each operation takes a request dict and returns plain data:
   dataclass built from ``[class, kwargs]`` goes first when given), report its
   parameters and buffers, optionally load given values into the parameters, run
   ``forward(*inputs)`` (or ``encode``/``decode``) and, optionally, backpropagate
-  ``grad_output``.
+  ``grad_output``;
+- ``script``: run ``[name, target, args, kwargs]`` steps in order, keeping each result
+  under its name, so that graders can compose the student's functions and classes (a
+  vocabulary, a dataset, an optimizer, a training loop) in this process, where objects
+  live; a ``model`` spec is built first (eval mode) and kept as "model"; only the values
+  named in ``returns`` go back, with the model's parameters when ``state`` is set.
 """
 
 from __future__ import annotations
@@ -149,7 +154,71 @@ def op_module(req):
     return report
 
 
-OPS = {"call": op_call, "grad": op_grad, "module": op_module}
+# Torch objects a script may build besides the submission's own (optimizers for training
+# steps, generators for shuffling); anything else a grader needs comes from the submission.
+SCRIPT_TORCH = {
+    "torch.optim.SGD": lambda: torch.optim.SGD,
+    "torch.optim.Adam": lambda: torch.optim.Adam,
+    "torch.optim.AdamW": lambda: torch.optim.AdamW,
+    "torch.Generator": lambda: torch.Generator,
+    "torch.manual_seed": lambda: torch.manual_seed,
+    "getattr": lambda: getattr,
+}
+
+
+def _substitute(value, env, depth=0):
+    """Replace ``{"$": name}`` by ``env[name]`` and ``{"$params": name}`` by its parameters,
+    at any depth of lists and dicts."""
+    if depth > 32:
+        raise HarnessError("script arguments are nested too deeply")
+    if isinstance(value, dict):
+        if len(value) == 1 and ("$" in value or "$params" in value):
+            (tag, name), = value.items()
+            if name not in env:
+                raise HarnessError(f"script refers to {name!r} before any step stored it")
+            return env[name] if tag == "$" else list(env[name].parameters())
+        return {k: _substitute(v, env, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, env, depth + 1) for v in value]
+    return value
+
+
+def _script_target(target, env):
+    """A callable for one step: ``"$name.method"``, an allowed torch name, or ``module.qualname``."""
+    if target.startswith("$"):
+        name, _, method = target[1:].partition(".")
+        if name not in env or not method:
+            raise HarnessError(f"script target {target!r} needs a stored object and a method name")
+        obj = env[name]
+        for part in method.split("."):
+            if not hasattr(obj, part):
+                raise HarnessError(f"{name} ({type(obj).__name__}) has no attribute {part!r}; keep the names from the stub")
+            obj = getattr(obj, part)
+        return obj
+    if target in SCRIPT_TORCH:
+        return SCRIPT_TORCH[target]()
+    return resolve(target)
+
+
+def op_script(req):
+    env = {}
+    if req.get("model") is not None:
+        env["model"] = _build(req["model"])
+        env["model"].eval()
+    for name, target, args, kwargs in req["steps"]:
+        req["_step"] = target  # names the step in an error report
+        fn = _script_target(target, env)
+        env[name] = fn(*_substitute(args, env), **_substitute(kwargs, env))
+    req.pop("_step", None)
+    reply = {name: env[name] for name in req.get("returns", [])}
+    if req.get("state"):
+        if "model" not in env or not isinstance(env["model"], torch.nn.Module):
+            raise HarnessError("state=True needs a model")
+        reply["state"] = {name: p.detach().clone() for name, p in env["model"].named_parameters()}
+    return reply
+
+
+OPS = {"call": op_call, "grad": op_grad, "module": op_module, "script": op_script}
 
 
 def describe(exc: BaseException, roots: list[str]) -> dict:
@@ -173,5 +242,9 @@ def handle(request: dict, roots: list[str]) -> dict:
         return {"ok": op(request)}
     except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
         if isinstance(exc, SystemExit):
-            return {"error": {"type": "SystemExit", "message": "the code called sys.exit()", "where": describe(exc, roots)["where"]}}
-        return {"error": describe(exc, roots)}
+            error = {"type": "SystemExit", "message": "the code called sys.exit()", "where": describe(exc, roots)["where"]}
+        else:
+            error = describe(exc, roots)
+        if isinstance(request.get("_step"), str):  # the script step that failed
+            error["target"] = request["_step"]
+        return {"error": error}

@@ -1,0 +1,52 @@
+"""Hidden graders for a6_translator/batching.py.
+
+Sentence pairs of made-up words, some longer than ``max_len``; the expected ids and
+batches come from the reference TranslationDataset and collate.
+"""
+
+import pytest
+import torch
+
+from autograder import checks, reference
+from autograder.graders.a6_translator.helpers import TARGET_SOUNDS, made_up, sentence
+
+
+@pytest.mark.points(2)
+def test_dataset_items(student, rng):
+    """Is an item (source ids, <sos> + target ids + <eos>) as int64, and does max_len cut both sides, keeping <eos> last? / ¿Es un elemento (ids del origen, <sos> + ids del destino + <eos>) en int64, y recorta max_len ambos lados manteniendo <eos> al final?"""
+    vocab, batching = reference.load("vocab"), reference.load("batching")
+    src_words, tgt_words = made_up(rng, 8), made_up(rng, 8, TARGET_SOUNDS)
+    known_src, known_tgt = src_words[:6], tgt_words[:6]  # the last two are unknown words
+    pairs = [(sentence(rng, src_words, 1, 9), sentence(rng, tgt_words, 1, 9)) for _ in range(6)]
+    pairs += [(sentence(rng, src_words, 9, 9), sentence(rng, tgt_words, 9, 9))]  # over max_len on both sides
+    max_len = checks.randint(rng, 3, 7)
+    want = {None: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt)),
+            max_len: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt), max_len)}
+    steps = [["sv", "vocab.Vocab", [known_src], {}], ["tv", "vocab.Vocab", [known_tgt], {}],
+             ["full", "batching.TranslationDataset", [pairs, {"$": "sv"}, {"$": "tv"}], {}],
+             ["cut", "batching.TranslationDataset", [pairs, {"$": "sv"}, {"$": "tv"}], {"max_len": max_len}],
+             ["n", "$full.__len__", [], {}]]
+    steps += [[f"{name}{i}", f"${name}.__getitem__", [i], {}] for name in ("full", "cut") for i in range(len(pairs))]
+    out = student.script(steps, returns=["n"] + [step[0] for step in steps[5:]])
+    checks.plain_equal(out["n"], len(pairs), "len(TranslationDataset(pairs, ...))")
+    for name, limit in (("full", None), ("cut", max_len)):
+        for i, pair in enumerate(pairs):
+            what = f"TranslationDataset(max_len={limit})[{i}] for {pair}"
+            src, tgt = checks.pair(out[f"{name}{i}"], what)
+            want_src, want_tgt = want[limit][i]
+            checks.equal(src, want_src, f"{what}: source ids")
+            checks.equal(tgt, want_tgt, f"{what}: target ids")
+
+
+@pytest.mark.points(1)
+def test_collate_pads_on_the_right(student, rng):
+    """Does collate stack items into (B, S) and (B, T) int64 batches, right-padded with pad_id? / ¿Apila collate los elementos en lotes (B, S) y (B, T) int64, rellenados a la derecha con pad_id?"""
+    batching = reference.load("batching")
+    pad_id = checks.randint(rng, 0, 3)
+    B = checks.randint(rng, 2, 6)
+    batch = [(torch.randint(4, 30, (checks.randint(rng, 1, 9),), generator=rng),
+              torch.randint(4, 30, (checks.randint(rng, 2, 9),), generator=rng)) for _ in range(B)]
+    want_src, want_tgt = batching.collate(batch, pad_id=pad_id)
+    got = checks.pair(student.call("batching.collate", batch, pad_id=pad_id), f"collate(batch of {B}, pad_id={pad_id})")
+    checks.equal(got[0], want_src, f"collate(batch, pad_id={pad_id}): source batch")
+    checks.equal(got[1], want_tgt, f"collate(batch, pad_id={pad_id}): target batch")

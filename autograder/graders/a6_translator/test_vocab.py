@@ -1,0 +1,114 @@
+"""Hidden graders for a6_translator/vocab.py.
+
+Words are made up at random; the expected vocabularies, ids and sentences come from the
+reference Vocab.
+"""
+
+import pytest
+import torch
+
+from autograder import checks, reference
+from autograder.graders.a6_translator.helpers import made_up, pick, sentence
+
+SPECIALS = ["<pad>", "<sos>", "<eos>", "<unk>"]
+
+
+def _vocab_steps(name, words):
+    """Steps that build ``vocab.Vocab(words)`` as ``name`` and read its itos, stoi and len."""
+    return [
+        [name, "vocab.Vocab", [words], {}],
+        [f"{name}_itos", "getattr", [{"$": name}, "itos"], {}],
+        [f"{name}_stoi", "getattr", [{"$": name}, "stoi"], {}],
+        [f"{name}_len", f"${name}.__len__", [], {}],
+    ]
+
+
+@pytest.mark.points(1)
+def test_specials_then_words(student, rng):
+    """Does Vocab(words) put <pad> <sos> <eos> <unk> at ids 0-3, then the words in order, without duplicates? / ¿Pone Vocab(words) <pad> <sos> <eos> <unk> en los ids 0-3 y luego las palabras en orden, sin repetidas?"""
+    Vocab = reference.load("vocab").Vocab
+    pool = made_up(rng, checks.randint(rng, 5, 12))
+    words = [pick(rng, pool + SPECIALS[1:]) for _ in range(checks.randint(rng, 8, 20))]
+    want = Vocab(words)
+    steps = _vocab_steps("v", words) + [
+        [f"c_{attr}", "getattr", [{"$": "v"}, attr], {}]
+        for attr in ("PAD", "SOS", "EOS", "UNK", "pad_id", "sos_id", "eos_id", "unk_id")
+    ]
+    out = student.script(steps, returns=[step[0] for step in steps[1:]])
+    for attr, value in zip(("PAD", "SOS", "EOS", "UNK", "pad_id", "sos_id", "eos_id", "unk_id"), SPECIALS + [0, 1, 2, 3]):
+        checks.plain_equal(out[f"c_{attr}"], value, f"Vocab.{attr}")
+    checks.plain_equal(out["v_itos"], want.itos, f"Vocab({words}).itos")
+    checks.plain_equal(out["v_stoi"], want.stoi, f"Vocab({words}).stoi")
+    checks.plain_equal(out["v_len"], len(want), f"len(Vocab({words}))")
+
+
+def _corpus(rng):
+    """Sentences whose word counts are chosen first, so that ties and counts equal to
+    min_freq are certain; then the words are shuffled into sentences of 1-6 words."""
+    words = made_up(rng, checks.randint(rng, 8, 14))
+    min_freq = checks.randint(rng, 2, 4)
+    counts = [checks.randint(rng, 1, 7) for _ in words]
+    counts[0], counts[1], counts[2] = min_freq, min_freq, min_freq - 1  # a tie at the edge, one just below
+    counts[3] = counts[4] = min_freq + 2  # a tie above it
+    bag = [w for w, n in zip(words, counts) for _ in range(n)]
+    bag = [bag[i] for i in torch.randperm(len(bag), generator=rng).tolist()]
+    sentences, i = [], 0
+    while i < len(bag):
+        n = checks.randint(rng, 1, 6)
+        sentences.append(" ".join(bag[i:i + n]) + pick(rng, ["", " ", "  "]))
+        i += n
+    return sentences, min_freq
+
+
+@pytest.mark.points(2)
+def test_build_counts_and_orders(student, rng):
+    """Does Vocab.build keep words seen at least min_freq times, most frequent first, ties alphabetical? / ¿Guarda Vocab.build las palabras vistas al menos min_freq veces, las más frecuentes primero y los empates en orden alfabético?"""
+    Vocab = reference.load("vocab").Vocab
+    sentences, min_freq = _corpus(rng)
+    steps = [
+        ["all", "vocab.Vocab.build", [sentences], {}],
+        ["all_itos", "getattr", [{"$": "all"}, "itos"], {}],
+        ["rare", "vocab.Vocab.build", [sentences], {"min_freq": min_freq}],
+        ["rare_itos", "getattr", [{"$": "rare"}, "itos"], {}],
+        ["rare_stoi", "getattr", [{"$": "rare"}, "stoi"], {}],
+    ]
+    out = student.script(steps, returns=["all_itos", "rare_itos", "rare_stoi"])
+    checks.plain_equal(out["all_itos"], Vocab.build(sentences).itos, "Vocab.build(sentences).itos")
+    want = Vocab.build(sentences, min_freq=min_freq)
+    checks.plain_equal(out["rare_itos"], want.itos, f"Vocab.build(sentences, min_freq={min_freq}).itos")
+    checks.plain_equal(out["rare_stoi"], want.stoi, f"Vocab.build(sentences, min_freq={min_freq}).stoi")
+    error = student.error_of("vocab.Vocab.build", sentences, min_freq=0)
+    checks.expect(error is not None and error["type"] == "ValueError",
+                  f"Vocab.build(..., min_freq=0) must raise ValueError, {'raised ' + error['type'] if error else 'it returned'}",
+                  f"Vocab.build(..., min_freq=0) debe lanzar ValueError, {'lanzó ' + error['type'] if error else 'devolvió un valor'}")
+
+
+@pytest.mark.points(2)
+def test_encode_and_decode(student, rng):
+    """Does encode map unknown words to <unk> and add <sos>/<eos> on request, and decode drop <pad>/<sos>/<eos>? / ¿Codifica encode las palabras desconocidas como <unk> y añade <sos>/<eos> si se pide, y quita decode <pad>/<sos>/<eos>?"""
+    Vocab = reference.load("vocab").Vocab
+    words = made_up(rng, checks.randint(rng, 6, 12))
+    unknown = made_up(rng, 3, taken=words)
+    v = Vocab(words)
+    sentences = [sentence(rng, words + unknown, 1, 8) for _ in range(6)]
+    id_lists = [torch.randint(0, len(v), (checks.randint(rng, 1, 10),), generator=rng).tolist() for _ in range(6)]
+    tensor_ids = torch.randint(0, len(v), (12,), generator=rng)
+    steps = [["v", "vocab.Vocab", [words], {}]]
+    steps += [[f"e{i}", "$v.encode", [s], {}] for i, s in enumerate(sentences)]
+    steps += [[f"s{i}", "$v.encode", [s], {"add_sos_eos": True}] for i, s in enumerate(sentences)]
+    steps += [[f"d{i}", "$v.decode", [ids], {}] for i, ids in enumerate(id_lists)]
+    steps += [["dt", "$v.decode", [tensor_ids], {}]]
+    out = student.script(steps, returns=[step[0] for step in steps[1:]])
+    for i, s in enumerate(sentences):
+        checks.plain_equal(out[f"e{i}"], v.encode(s), f"encode({s!r})")
+        checks.plain_equal(out[f"s{i}"], v.encode(s, add_sos_eos=True), f"encode({s!r}, add_sos_eos=True)")
+    for i, ids in enumerate(id_lists):
+        checks.plain_equal(out[f"d{i}"], v.decode(ids), f"decode({ids})")
+    checks.plain_equal(out["dt"], v.decode(tensor_ids), f"decode(tensor({tensor_ids.tolist()}))")
+    bad = len(v) + checks.randint(rng, 0, 5)
+    error = student.script_error([["v", "vocab.Vocab", [words], {}], ["d", "$v.decode", [[4, bad]], {}]])
+    checks.expect(error is not None and error["type"] == "IndexError" and str(len(v)) in error["message"],
+                  f"decode([4, {bad}]) with a vocabulary of {len(v)} must raise IndexError naming that size; "
+                  + (f"it raised {error['type']}: {error['message']}" if error else "it returned"),
+                  f"decode([4, {bad}]) con un vocabulario de {len(v)} debe lanzar IndexError que diga ese tamaño; "
+                  + (f"lanzó {error['type']}: {error['message']}" if error else "devolvió un valor"))
