@@ -1,0 +1,100 @@
+"""Train, translate and score the reference translator: ``python -m autograder.bench.translator``.
+
+Given a training corpus and either a test corpus or a test size (held out from the
+training file by English sentence, so no test sentence is ever trained on), trains for a
+time budget, translates the test sources and prints: training tokens/s, steps, epochs,
+sacreBLEU (as is, and after normalising both sides with the a6 ``clean_text``), chrF and
+decoding sentences/s. It prints figures; it asserts nothing.
+
+    python -m autograder.bench.translator --data ../shared/data/spa-eng.txt --test-size 2000 --minutes 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import torch
+
+from .. import reference
+from ..translator import corpus
+from ..translator.train import TrainConfig, config_from_args, train
+from ..translator.translate import Translator
+
+
+def _write_pairs(path: Path, pairs) -> None:
+    path.write_text("".join(f"{en}\t{es}\n" for en, es in pairs), encoding="utf-8")
+
+
+def main(argv=None) -> None:
+    import sacrebleu
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", required=True, help="training corpus")
+    test = parser.add_mutually_exclusive_group(required=True)
+    test.add_argument("--test", help="test corpus")
+    test.add_argument("--test-size", type=int, help="hold out this many pairs of --data, by English sentence")
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--strategy", default="greedy", choices=("greedy", "beam"))
+    parser.add_argument("--out", help="checkpoint path (default: a temporary file)")
+    parser.add_argument("--threads", type=int, default=torch.get_num_threads())
+    parser.add_argument("--seed", type=int, default=0)
+    for name in ("d_model", "num_layers", "d_ff", "num_heads", "vocab_size", "max_tokens", "lr", "warmup_steps",
+                 "dropout", "label_smoothing", "tokenizer"):
+        parser.add_argument("--" + name.replace("_", "-"), dest=name, type=type(getattr(TrainConfig, name)))
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        train_file = Path(args.data)
+        if args.test_size:
+            pairs, report = corpus.load_pairs(args.data)
+            train_pairs, test_pairs = corpus.split_pairs(pairs, args.test_size, seed=12345)
+            train_file = tmp / "train.tsv"
+            _write_pairs(train_file, train_pairs)
+            print(f"held out {len(test_pairs):,} test pairs ({len({en for en, _ in test_pairs}):,} English sentences, "
+                  f"none of them in training)")
+        else:
+            test_pairs, report = corpus.load_pairs(args.test)
+            print(report.summary())
+        recipe = {k: getattr(args, k) for k in ("d_model", "num_layers", "d_ff", "num_heads", "vocab_size",
+                                                  "max_tokens", "lr", "warmup_steps", "dropout", "label_smoothing",
+                                                  "tokenizer")}
+        config = config_from_args(data=str(train_file), minutes=args.minutes, seed=args.seed, **recipe)
+        out = Path(args.out) if args.out else tmp / "bench.pt"
+        start = time.perf_counter()
+        train(config, out, "cpu")
+        train_seconds = time.perf_counter() - start
+
+        translator = Translator.load(out, "cpu")
+        progress = torch.load(out, weights_only=True)["progress"]
+        sources, refs = [en for en, _ in test_pairs], [es for _, es in test_pairs]
+        start = time.perf_counter()
+        hyps = translator.translate(sources, args.strategy)
+        decode_seconds = time.perf_counter() - start
+
+    clean = reference.load("preprocessing").clean_text
+    bleu = sacrebleu.metrics.BLEU()
+    raw = bleu.corpus_score(hyps, [refs])
+    normalised = sacrebleu.metrics.BLEU(tokenize="none", force=True).corpus_score(
+        [clean(h) for h in hyps], [[clean(r) for r in refs]])
+    chrf = sacrebleu.metrics.CHRF().corpus_score(hyps, [refs])
+    print("\n".join(f"  {src}\n    -> {hyp}\n    ref {ref}" for src, hyp, ref in
+                    list(zip(sources, hyps, refs))[:: max(1, len(sources) // 8)]))
+    print(f"config: d_model={config.d_model} layers={config.num_layers} d_ff={config.d_ff} heads={config.num_heads} "
+          f"vocab={config.vocab_size} max_tokens={config.max_tokens} lr={config.lr} threads={args.threads}")
+    print(f"training: {progress['seconds']:.0f} s of steps ({train_seconds:.0f} s in all, data and validation "
+          f"included), {progress['step']:,} steps, {progress['tokens'] / progress['seconds']:,.0f} tokens/s, "
+          f"epoch {progress['epoch']} + {progress['batch']:,} batches")
+    print(f"test BLEU {raw.score:.1f} ({bleu.get_signature()})")
+    print(f"test BLEU after clean_text on both sides {normalised.score:.1f}")
+    print(f"test chrF {chrf.score:.1f}")
+    print(f"decoding ({args.strategy}): {len(sources):,} sentences in {decode_seconds:.1f} s = "
+          f"{len(sources) / decode_seconds:,.0f} sentences/s")
+
+
+if __name__ == "__main__":
+    main()

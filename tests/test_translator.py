@@ -1,0 +1,156 @@
+"""Does the reference translator train, resume, translate and evaluate through its real CLI?
+
+One small model is trained once per session on the embedded corpus (an epoch budget, so
+the result does not depend on how busy the machine is) and shared by the tests.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import torch
+
+from autograder import course
+from autograder.translator import checkpoint
+
+# Small enough for CI's 2 cores, large enough to learn the grammar of the embedded corpus.
+SMALL = ["--d-model", "128", "--d-ff", "512", "--num-layers", "2", "--max-tokens", "2048", "--lr", "2e-3"]
+TINY = ["--d-model", "32", "--d-ff", "64", "--num-layers", "1", "--num-heads", "2", "--max-tokens", "1024"]
+CORPUS = course.data_dir() / "translator" / "en-es.tsv"
+
+
+def translator(*args, check=True, timeout=600, **kwargs):
+    proc = subprocess.run([sys.executable, "-m", "autograder.translator", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, **kwargs)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"translator {' '.join(map(str, args))} exited {proc.returncode}:\n{proc.stderr[-3000:]}")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def trained(tmp_path_factory):
+    out = tmp_path_factory.mktemp("translator") / "model.pt"
+    proc = translator("train", "--epochs", "4", *SMALL, "--out", out)
+    return out, proc
+
+
+def test_training_writes_checkpoint_curve_and_progress(trained):
+    """Does training on the embedded corpus write one checkpoint, a loss curve and report progress?"""
+    out, proc = trained
+    state = checkpoint.load(out)
+    assert {"config", "tokenizer", "model", "optimizer", "progress", "history"} <= state.keys()
+    assert state["progress"]["epoch"] == 4 and state["progress"]["step"] > 0
+    assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "en-es.tsv (anki): 25,000 pairs" in proc.stdout
+    assert "tok/s" in proc.stderr and "validation loss" in proc.stderr
+    first, last = state["history"]["valid"][0], state["history"]["valid"][-1]
+    assert last["loss"] < first["loss"] and last["bleu"] > 50, state["history"]["valid"]
+
+
+def test_translates_in_domain_sentences_exactly(trained):
+    """Does the trained checkpoint render correct, cased, punctuated Spanish for in-domain sentences?"""
+    out, _ = trained
+    want = {
+        "The water is cold.": "El agua está fría.",
+        "Are you tired?": "¿Estás cansado?",
+        "You have a big house.": "Tienes una casa grande.",
+        "We like cats.": "Nos gustan los gatos.",
+    }
+    proc = translator("translate", "--checkpoint", out, *want)
+    got = proc.stdout.splitlines()
+    assert got == list(want.values())
+
+
+def test_file_translation_keeps_lines_in_order(trained, tmp_path):
+    """Does --input/--output give one line per input line, in order, with blank lines kept blank?"""
+    out, _ = trained
+    lines = ["Are you tired?", "", "The water is cold.", "   ", "We like cats."]
+    (tmp_path / "in.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    translator("translate", "--checkpoint", out, "--input", tmp_path / "in.txt", "--output", tmp_path / "out.txt")
+    got = (tmp_path / "out.txt").read_text(encoding="utf-8").splitlines()
+    assert len(got) == len(lines)
+    assert got[1] == got[3] == "" and all(got[i] for i in (0, 2, 4))
+    assert got[0] == "¿Estás cansado?" and got[2] == "El agua está fría."
+
+
+def test_other_strategies_and_long_input(trained):
+    """Do beam search and seeded sampling work, and is a sentence longer than the positional table truncated?"""
+    out, _ = trained
+    beam = translator("translate", "--checkpoint", out, "--strategy", "beam", "--beam-size", "3", "Are you tired?")
+    assert beam.stdout.strip() == "¿Estás cansado?"
+    runs = [translator("translate", "--checkpoint", out, "--strategy", "sample", "--top-k", "5", "--seed", "3",
+                       "We like cats.").stdout for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0].strip()
+    long = " ".join(["The water is cold."] * 60)
+    proc = translator("translate", "--checkpoint", out, long)
+    assert "truncated" in proc.stderr and proc.stdout.strip()
+
+
+def test_evaluate_prints_scores_with_signatures(trained, tmp_path):
+    """Does evaluate print sacreBLEU and chrF with their signatures, and the normalised BLEU?"""
+    out, _ = trained
+    test = tmp_path / "test.tsv"
+    test.write_text("Are you tired?\t¿Estás cansado?\nThe water is cold.\tEl agua está fría.\n", encoding="utf-8")
+    proc = translator("evaluate", "--checkpoint", out, "--data", test)
+    assert "BLEU = 100.00" in proc.stdout and "nrefs:1|case:mixed" in proc.stdout
+    assert "chrF2 = 100.00" in proc.stdout and "normalised BLEU" in proc.stdout
+
+
+def test_ctrl_c_saves_and_resume_continues(tmp_path):
+    """Does Ctrl-C leave a usable checkpoint, and does --resume continue from its step to the budget?"""
+    out = tmp_path / "model.pt"
+    proc = subprocess.Popen([sys.executable, "-m", "autograder.translator", "train", "--epochs", "3", *TINY,
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.5)  # the first checkpoint comes at the end of epoch 1
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr[-2000:]
+    assert "--resume" in stderr
+    stopped = checkpoint.load(out)["progress"]
+    assert stopped["epoch"] < 3
+    translator("translate", "--checkpoint", out, "Hello.")  # usable as it is
+    resumed = translator("train", "--resume", "--out", out)
+    assert "resuming" in resumed.stdout
+    final = checkpoint.load(out)["progress"]
+    assert final["epoch"] == 3 and final["step"] > stopped["step"]
+
+
+def test_bad_corpus_is_one_clear_error(tmp_path):
+    """Does a corpus without a usable pair stop training with one error line, not a traceback?"""
+    bad = tmp_path / "bad.txt"
+    bad.write_text("only one column\n\nanother\n", encoding="utf-8")
+    proc = translator("train", "--data", bad, "--out", tmp_path / "x.pt", check=False)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ") and "Traceback" not in proc.stderr
+    missing = translator("translate", "--checkpoint", tmp_path / "none.pt", "Hi.", check=False)
+    assert missing.returncode == 2 and "no checkpoint" in missing.stderr
+
+
+def test_word_level_pipeline_of_the_assignment(tmp_path):
+    """Does --tokenizer word train with the a6 pipeline (clean_text + Vocab) and translate in its lower-case form?"""
+    out = tmp_path / "word.pt"
+    translator("train", "--tokenizer", "word", "--epochs", "0.3", *TINY, "--out", out)
+    state = checkpoint.load(out)
+    assert state["tokenizer"]["kind"] == "word" and state["tokenizer"]["src"][:4] == ["<pad>", "<sos>", "<eos>", "<unk>"]
+    text = translator("translate", "--checkpoint", out, "Are you tired?").stdout.strip()
+    assert text == text.lower()
+
+
+@pytest.mark.skipif(shutil.which("torchrun", path=os.path.dirname(sys.executable)) is None, reason="no torchrun")
+def test_torchrun_trains_with_distributed_data_parallel(tmp_path):
+    """Does `torchrun --nproc_per_node 2` train with DDP on gloo, both processes taking the same steps?"""
+    out = tmp_path / "ddp.pt"
+    torchrun = shutil.which("torchrun", path=os.path.dirname(sys.executable))
+    proc = subprocess.run([torchrun, "--nproc_per_node", "2", "-m", "autograder.translator", "train", "--epochs", "0.5",
+                           *TINY, "--device", "cpu", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "x 2 processes" in proc.stdout
+    state = checkpoint.load(out)
+    assert state["progress"]["world_size"] == 2 and state["progress"]["step"] > 0
+    assert all(torch.isfinite(v).all() for v in state["model"].values())
