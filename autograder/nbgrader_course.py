@@ -216,8 +216,8 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
         for name in graded:
             log(f"{name}: autograding {len(found[name])} submission(s): {', '.join(found[name])}")
             _nbgrader(course_dir, env, "autograde", name, "--force")
-        for name in graded:
-            _nbgrader(course_dir, env, "generate_feedback", name, "--force")
+        log("writing feedback")
+        _nbgrader(course_dir, env, "generate_feedback", "*", "--force")
         csv_path = course_dir / "grades.csv"
         _nbgrader(course_dir, env, "export", "--to", str(csv_path))
     for row in read_grades(csv_path):

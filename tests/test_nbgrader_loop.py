@@ -1,0 +1,187 @@
+"""The instructor's loop with the real nbgrader CLI: build (generate_assignment), three
+submissions per assignment, autograde, generate_feedback, export; grades and leaks."""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from autograder import course, nbgrader_course, notebooks, release
+from autograder.stubs import code_lines, distinctive_solution_lines, solution_texts
+
+from helpers import ROOT, SOLUTIONS
+
+LANG = "es"
+SEED = "7"
+ASSIGNMENTS = [a for a in course.ASSIGNMENTS if notebooks.has_narrative(a, LANG)]
+STUDENTS = ("solved", "blank", "partial")  # the solution notebook, the untouched release, one gap filled
+
+
+def _cli(*args, timeout=900):
+    env = {k: v for k, v in os.environ.items() if k not in ("COURSE_TARGET", "COURSE_ROOT", "PYTEST_ADDOPTS")}
+    return subprocess.run([sys.executable, "-m", "autograder", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _fill_first_gap(stub: str, code: str) -> str:
+    """``stub`` with its first ``# YOUR CODE HERE`` / ``raise NotImplementedError()`` replaced by ``code``."""
+    lines = stub.split("\n")
+    i = next(i for i, line in enumerate(lines) if line.strip() == "# YOUR CODE HERE")
+    assert lines[i + 1].strip() == "raise NotImplementedError()"
+    return "\n".join(lines[:i] + [code] + lines[i + 2:])
+
+
+@dataclass
+class Loop:
+    course: Path
+    build: subprocess.CompletedProcess
+    autograde: subprocess.CompletedProcess
+    grades: dict = field(default_factory=dict)  # (assignment, student) -> (score, max)
+    filled: dict = field(default_factory=dict)  # assignment -> the solution code the partial one filled in
+    seconds: dict = field(default_factory=dict)
+
+
+@pytest.fixture(scope="module")
+def loop(tmp_path_factory):
+    course_dir = tmp_path_factory.mktemp("nbgrader") / "course"
+    start = time.monotonic()
+    built = _cli("nbgrader", "build", "--course", str(course_dir), "--lang", LANG)
+    assert built.returncode == 0, built.stdout + built.stderr
+    result = Loop(course_dir, built, None)
+    result.seconds["build"] = time.monotonic() - start
+    for a in ASSIGNMENTS:
+        name = notebooks.notebook_name(a)
+        source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
+        released = json.loads((course_dir / "release" / a.name / name).read_text(encoding="utf-8"))
+        by_id = {c["metadata"]["nbgrader"]["grade_id"]: c for c in source["cells"]}
+        partial = json.loads(json.dumps(released))
+        own = [c for c in partial["cells"] if c["metadata"].get("nbgrader", {}).get("solution")
+               and c["metadata"]["nbgrader"]["grade_id"].startswith("code-")]
+        grade_id = own[0]["metadata"]["nbgrader"]["grade_id"]
+        result.filled[a.name] = solution_texts("".join(by_id[grade_id]["source"]))[:1]
+        own[0]["source"] = _fill_first_gap("".join(own[0]["source"]), result.filled[a.name][0])
+        for student, nb in zip(STUDENTS, (source, released, partial)):
+            target = course_dir / "submitted" / student / a.name / name
+            target.parent.mkdir(parents=True)
+            target.write_text(json.dumps(nb), encoding="utf-8")
+    start = time.monotonic()
+    result.autograde = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED)
+    result.seconds["autograde"] = time.monotonic() - start
+    assert result.autograde.returncode == 0, result.autograde.stdout + result.autograde.stderr
+    for row in nbgrader_course.read_grades(course_dir / "grades.csv"):
+        result.grades[(row["assignment"], row["student_id"])] = (float(row["score"]), float(row["max_score"]))
+    return result
+
+
+def test_build_writes_the_course_and_releases_every_assignment(loop):
+    """Does build write the config, source notebooks with their data, a gradebook and nbgrader's release?"""
+    c = loop.course
+    assert ASSIGNMENTS and (c / "nbgrader_config.py").is_file() and (c / "gradebook.db").is_file()
+    for a in ASSIGNMENTS:
+        name = notebooks.notebook_name(a)
+        assert (c / "source" / a.name / name).is_file() and (c / "release" / a.name / name).is_file()
+        for path in notebooks.data_files(a):
+            assert (c / "release" / a.name / path.name).read_bytes() == path.read_bytes()
+        assert f"{a.name}: " in loop.build.stdout
+    skipped = [a for a in course.ASSIGNMENTS if a not in ASSIGNMENTS]
+    for a in skipped:
+        assert f"skip {a.name}: no narrative" in loop.build.stdout
+
+
+def test_export_grades_solution_full_release_zero_partial_between(loop):
+    """In the exported CSV, does the solution score full points, the untouched release 0 and the partial one in between?"""
+    for a in ASSIGNMENTS:
+        points = sum(t.points for t in notebooks.grader_tests(a).values())
+        assert loop.grades[(a.name, "solved")] == (points, points), a.name
+        assert loop.grades[(a.name, "blank")] == (0, points), a.name
+        score, total = loop.grades[(a.name, "partial")]
+        assert 0 < score < total == points, (a.name, score)
+
+
+def test_autograde_prints_progress_and_writes_feedback(loop):
+    """Does autograde print the seed and one line per assignment and student, and write every feedback page?"""
+    out = loop.autograde.stdout
+    assert f"random inputs seed {SEED}" in out
+    for a in ASSIGNMENTS:
+        for student in STUDENTS:
+            score, total = loop.grades[(a.name, student)]
+            assert f"{a.name}  {student}  {score:g} / {total:g}" in out
+            page = loop.course / "feedback" / student / a.name / notebooks.notebook_name(a).replace(".ipynb", ".html")
+            assert page.is_file()
+    blank = release.readable_text(loop.course / "feedback" / "blank" / "a1_attention" / "a1_attention.html")
+    assert "Test oculto fallido" in blank and "not implemented yet: masks.causal_mask" in blank
+
+
+def _hidden_lines(loop):
+    lines = set()
+    for a in ASSIGNMENTS:
+        import nbformat
+
+        nb = nbformat.read(loop.course / "source" / a.name / notebooks.notebook_name(a), as_version=4)
+        lines.update(notebooks.hidden_sources(nb))
+    return lines
+
+
+def test_no_hidden_test_or_solution_code_in_release_or_feedback(loop):
+    """Are hidden-test source and solution code absent from release/ and feedback/ (bar a student's own code)?"""
+    hidden = _hidden_lines(loop)
+    assert any("run_grader" in line for line in hidden)
+    secrets = distinctive_solution_lines(SOLUTIONS)
+    assert release.scan(loop.course / "release") == []
+    for folder in ("release", "feedback"):
+        pages = [p for p in sorted((loop.course / folder).rglob("*")) if p.suffix in (".ipynb", ".html")]
+        assert pages
+        for page in pages:
+            text = release.readable_text(page)
+            assert not [line for line in hidden if line in text], page
+            code = code_lines(text)  # hints may quote code on purpose
+            assert "### BEGIN HIDDEN TESTS" not in text, page
+            student = page.relative_to(loop.course / folder).parts[0]
+            if folder == "feedback" and student == "solved":
+                continue  # it shows the student's own code, which is the solution
+            allowed = set()
+            if folder == "feedback" and student == "partial":
+                own = "\n".join(loop.filled[page.relative_to(loop.course / folder).parts[1]])
+                allowed = {line for line in secrets if line in own}
+            leaked = sorted(line for line in secrets - allowed if line in code)
+            assert not leaked, f"{page}: {leaked[:3]}"
+
+
+def test_rebuild_is_idempotent_and_keeps_submissions_grades_and_feedback(loop):
+    """Does a second build leave source/ and release/ byte-identical and submitted/, autograded/, feedback/ and grades alone?"""
+    from nbgrader.api import Gradebook
+
+    before = {name: _tree(loop.course / name) for name in ("source", "release", "submitted", "autograded", "feedback")}
+    again = _cli("nbgrader", "build", "--course", str(loop.course), "--lang", LANG)
+    assert again.returncode == 0, again.stdout + again.stderr
+    for name, tree in before.items():
+        assert _tree(loop.course / name) == tree, name
+    with Gradebook(f"sqlite:///{loop.course / 'gradebook.db'}") as gb:
+        for (assignment, student), (score, _) in loop.grades.items():
+            assert gb.find_submission(assignment, student).score == score
+
+
+def test_errors_are_one_clear_line(tmp_path):
+    """Do a folder that is no course and a failing nbgrader step end in one `error:` line?"""
+    proc = _cli("nbgrader", "autograde", "--course", str(tmp_path), timeout=120)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: ") and "not a course built by" in proc.stderr
+    with pytest.raises(nbgrader_course.NbgraderError, match=r"`nbgrader autograde nothing` failed .*\n"):
+        nbgrader_course._nbgrader(tmp_path, dict(os.environ), "autograde", "nothing")
+
+
+def test_loop_timing(loop):
+    """How long do build and autograde take? (printed; CI's budget is a few minutes)"""
+    print(f"build {loop.seconds['build']:.0f} s, autograde {loop.seconds['autograde']:.0f} s "
+          f"for {len(ASSIGNMENTS)} assignments x {len(STUDENTS)} submissions")
+    assert loop.seconds["build"] + loop.seconds["autograde"] < 900

@@ -1,0 +1,197 @@
+"""The bilingual notebooks generated from the single source (autograder/notebooks.py) and
+the hidden test cells that run the pytest graders in the kernel (notebook_grading.py)."""
+
+import importlib
+import re
+import shutil
+import warnings
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from autograder import course, notebooks, release
+from autograder.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, distinctive_solution_lines, solution_texts
+
+from helpers import SOLUTIONS
+
+NARRATED = [a for a in course.ASSIGNMENTS if any(notebooks.has_narrative(a, lang) for lang in notebooks.LANGS)]
+CASES = [(a, lang) for a in NARRATED for lang in notebooks.LANGS]
+HIDDEN_CALL = re.compile(r"run_grader\('([^']+)', globals\(\)\)")
+
+
+def _id(case):
+    return f"{case[0].name}-{case[1]}" if isinstance(case, tuple) else None
+
+
+@pytest.fixture(scope="module")
+def built():
+    return {(a.name, lang): notebooks.build(a, lang) for a, lang in CASES}
+
+
+def _cells(nb, kind):
+    return [c for c in nb.cells if c.cell_type == "code" and c.metadata["nbgrader"][kind]]
+
+
+def test_assignments_one_to_five_have_both_narratives():
+    """Do a1-a5 have a narrative in Spanish and in English, and every narrated assignment both?"""
+    names = {a.name for a in NARRATED}
+    assert {"a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer", "a5_decoding"} <= names
+    for a in NARRATED:
+        for lang in notebooks.LANGS:
+            assert notebooks.has_narrative(a, lang), f"{a.name} has no notebook.{lang}.md"
+
+
+def test_every_narrative_builds_into_a_valid_nbgrader_source_notebook(built):
+    """Does every narrative build, with nbgrader metadata on every cell and unique, stable ids?"""
+    from nbgrader.nbgraderformat import MetadataValidator
+
+    for (name, lang), nb in built.items():
+        nbformat.validate(nb)
+        MetadataValidator().validate_nb(nb)
+        ids = [c.metadata["nbgrader"]["grade_id"] for c in nb.cells]
+        assert len(ids) == len(set(ids)), f"{name} {lang}: duplicate grade ids"
+        assert [c.id for c in nb.cells] == [re.sub(r"[^A-Za-z0-9_-]", "-", i)[:64] for i in ids]
+        assert nb.metadata["kernelspec"]["name"] == "python3"
+        again = notebooks.build(course.get(name), lang)
+        assert nbformat.writes(again) == nbformat.writes(nb), f"{name} {lang}: two builds differ"
+
+
+def test_both_languages_have_the_same_code(built):
+    """Are the code cells of the Spanish and English notebooks the same cells, with the same solution code?"""
+    for a in NARRATED:
+        es, en = built[(a.name, "es")], built[(a.name, "en")]
+        code_ids = [[c.metadata["nbgrader"]["grade_id"] for c in nb.cells if c.cell_type == "code" and
+                     not c.metadata["nbgrader"]["grade_id"].startswith("given")] for nb in (es, en)]
+        assert code_ids[0] == code_ids[1], a.name
+        assert [c.source for c in _cells(es, "solution") if not c.source.startswith("#")] == \
+               [c.source for c in _cells(en, "solution") if not c.source.startswith("#")], a.name
+
+
+def test_every_solution_region_is_in_its_notebook(built):
+    """Does every solution region of the assignment's modules appear, whole, in a solution cell?"""
+    for (name, lang), nb in built.items():
+        cells = "\n".join(c.source for c in _cells(nb, "solution"))
+        for module in course.get(name).modules:
+            path = SOLUTIONS / name / f"{module}.py"
+            for region in solution_texts(path.read_text(encoding="utf-8"), str(path)):
+                assert f"{BEGIN_SOLUTION}\n{region}\n" in cells, f"{name} {lang}: a region of {module}.py is missing"
+        for cell in nb.cells:
+            meta = cell.metadata["nbgrader"]
+            assert (BEGIN_SOLUTION in cell.source) == meta["solution"], meta["grade_id"]
+            assert (BEGIN_HIDDEN in cell.source) == meta["grade"], meta["grade_id"]
+
+
+def test_hidden_cells_call_every_grader_once_for_its_points(built):
+    """Is every hidden grader test called by exactly one hidden cell, worth the grader's points?"""
+    for (name, lang), nb in built.items():
+        cells = {}
+        for cell in _cells(nb, "grade"):
+            calls = HIDDEN_CALL.findall(cell.source)
+            assert len(calls) == 1 and calls[0] not in cells, cell.source
+            cells[calls[0]] = cell.metadata["nbgrader"]["points"]
+        graders = {}
+        for path in sorted((course.GRADERS_DIR / name).glob("test_*.py")):
+            with warnings.catch_warnings():  # the points mark is registered by the graders' own plugin
+                warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
+                module = importlib.import_module(f"autograder.graders.{name}.{path.stem}")
+            for attr, fn in vars(module).items():
+                if attr.startswith("test_") and callable(fn):
+                    marks = [m for m in getattr(fn, "pytestmark", []) if m.name == "points"]
+                    graders[f"{name}/{path.name}::{attr}"] = float(marks[0].args[0])
+        assert cells == graders, f"{name} {lang}"
+
+
+def test_student_notebooks_hold_no_solution_and_no_hidden_test(built, tmp_path):
+    """Do the student versions pass the release leak scan (no markers, solution code, autograder import)?"""
+    for (name, lang), nb in built.items():
+        notebooks.write(notebooks.student_version(nb), tmp_path / f"{name}.{lang}.ipynb")
+    assert release.scan(tmp_path) == []
+    text = "\n".join(release.readable_text(p) for p in tmp_path.iterdir())
+    assert "run_grader" not in text and len(distinctive_solution_lines(SOLUTIONS)) > 20
+
+
+def test_bad_narratives_are_errors_with_a_line(tmp_path):
+    """Do an unknown directive, an unknown or repeated grader and a missing grader name the problem?"""
+    a1 = course.get("a1_attention")
+    good = notebooks.narrative_path(a1, "en").read_text(encoding="utf-8")
+    cases = {
+        "<!-- codes: masks.causal_mask -->": "unknown directive 'codes'",
+        "<!-- hidden: a1_attention/test_masks.py::test_nothing -->": "no hidden grader",
+        "<!-- hidden: a1_attention/test_masks.py::test_causal_mask -->": "already used at line",
+        "<!-- code: masks.nothing -->": "defines no 'nothing'",
+        "<!-- module: layernorm -->": "not a module of a1_attention",
+    }
+    for line, message in cases.items():
+        builder = notebooks._Builder(a1, "en", tmp_path / "notebook.en.md")
+        with pytest.raises(notebooks.NotebookError, match=message):
+            builder.parse(good + "\n" + line + "\n")
+    builder = notebooks._Builder(a1, "en", tmp_path / "notebook.en.md")
+    with pytest.raises(notebooks.NotebookError, match="test_gradients"):
+        builder.parse(good.replace("<!-- hidden: a1_attention/test_attention.py::test_gradients -->", ""))
+
+
+def _execute(nb, folder):
+    client = NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+                            resources={"metadata": {"path": str(folder)}})
+    client.execute()
+    return nb
+
+
+def _problems(nb):
+    """(grade_id, output) of every error output and stderr write."""
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.output_type == "error" or (out.output_type == "stream" and out.name == "stderr"):
+                found.append((cell.metadata["nbgrader"]["grade_id"], out))
+    return found
+
+
+def _folder(tmp_path, assignment):
+    for path in notebooks.data_files(assignment):
+        shutil.copyfile(path, tmp_path / path.name)
+    return tmp_path
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_source_notebook_runs_clean_top_to_bottom(case, built, tmp_path, monkeypatch):
+    """Does the solution notebook run top to bottom on CPU, hidden tests included, with no error and no stderr?"""
+    assignment, lang = case
+    monkeypatch.setenv("COURSE_GRADE_SEED", "7")
+    nb = _execute(built[(assignment.name, lang)], _folder(tmp_path, assignment))
+    assert _problems(nb) == []
+    assert sum(1 for c in nb.cells if c.cell_type == "code" and c.execution_count) == \
+        sum(1 for c in nb.cells if c.cell_type == "code")
+
+
+def _edit(nb, grade_id, old, new):
+    cell = next(c for c in nb.cells if c.metadata["nbgrader"]["grade_id"] == grade_id)
+    assert old in cell.source, (grade_id, old)
+    cell.source = cell.source.replace(old, new)
+
+
+def test_failures_explain_without_source_and_prerequisites_use_the_reference(built, tmp_path, monkeypatch):
+    """With a1 left unsolved in a3's notebook, do a3's other hidden tests still pass, and do a forbidden
+    shortcut, a wrong answer and a message quoting reference code fail with the check's text only?"""
+    monkeypatch.setenv("COURSE_GRADE_SEED", "5")
+    nb = nbformat.from_dict(built[("a3_blocks", "en")])
+    _edit(nb, "prereq-a1_attention", "    d_k = q.size(-1)\n", "    raise NotImplementedError()\n    d_k = q.size(-1)\n")
+    _edit(nb, "code-feedforward-FeedForward", "return self.linear2(self.dropout(torch.relu(self.linear1(x))))",
+          "import inspect\n        raise RuntimeError(inspect.getsource(scaled_dot_product_attention).split('### BEGIN SOLUTION')[1])")
+    _edit(nb, "code-positional-PositionalEncoding", "return x + self.pe[:T]", "return x + self.pe[:T] + 1")
+    _edit(nb, "code-multihead-MultiHeadAttention", "out, weights = scaled_dot_product_attention(q, k, v, mask)",
+          "out, weights = torch.nn.functional.scaled_dot_product_attention(q, k, v, mask), None")
+    nb = _execute(nb, _folder(tmp_path, course.get("a3_blocks")))
+    failed = {grade_id: out for grade_id, out in _problems(nb) if grade_id.startswith("test_")}
+    hidden = {grade_id for grade_id, out in failed.items() if out.ename == "GradingFailure"}
+    assert {"test_positional-test_forward_adds_positions", "test_multihead-test_parameter_count",
+            "test_feedforward-test_output"} <= hidden
+    assert "test_positional-test_course_table" not in failed and "test_feedforward-test_parameter_count" not in failed
+    secrets = {line for line in distinctive_solution_lines(SOLUTIONS)}
+    for grade_id in hidden:
+        text = "\n".join(failed[grade_id].traceback)
+        assert "run_grader" not in text and "Traceback" not in text and not any(s in text for s in secrets), text
+    assert "uses torch.nn.functional.scaled_dot_product_attention" in failed["test_multihead-test_parameter_count"].evalue
+    assert "withheld" in failed["test_feedforward-test_output"].evalue
+    assert "off" in failed["test_positional-test_forward_adds_positions"].evalue
