@@ -1,5 +1,6 @@
 """`python -m autograder release`: the student repository, and nothing hidden in it."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -8,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from autograder import release
+from autograder import course, notebooks, release
 
 from helpers import ROOT
 
@@ -23,13 +24,38 @@ def released(tmp_path_factory):
 
 
 def test_release_holds_stubs_tests_data_and_no_hidden_folders(released):
-    """Does the release hold assignments, data, README and settings, and no solutions or graders?"""
+    """Does the release hold assignments, data, notebooks, README and settings, and no solutions or graders?"""
     names = {p.name for p in released.iterdir()}
-    assert {"assignments", "source_data", "README.md", "pyproject.toml", "requirements.txt", "constraints.txt"} <= names
+    assert {"assignments", "source_data", "notebooks", "README.md", "pyproject.toml", "requirements.txt",
+            "constraints.txt"} <= names
     assert not names & {"solutions", "autograder", "tests", ".git"}
     assert (released / "assignments" / "a1_attention" / "attention.py").read_text() == \
         (ROOT / "assignments" / "a1_attention" / "attention.py").read_text()
     assert release.scan(released) == []
+
+
+def _notebook_langs(release_dir):
+    return {json.loads(p.read_text(encoding="utf-8"))["metadata"]["course"]["lang"]
+            for p in (release_dir / "notebooks").glob("*/*.ipynb")}
+
+
+def test_release_holds_the_student_notebooks_of_the_chosen_language(released, tmp_path):
+    """Does the release hold every narrated notebook (Spanish by default, English with --lang en), stubbed, with its data?"""
+    for a in course.ASSIGNMENTS:
+        if not notebooks.has_narrative(a, "es"):
+            continue
+        folder = released / "notebooks" / a.name
+        nb = json.loads((folder / f"{a.name}.ipynb").read_text(encoding="utf-8"))
+        code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+        assert 'raise NotImplementedError("not implemented yet: ' in code and "nbgrader" not in json.dumps(nb["cells"])
+        for path in notebooks.data_files(a):
+            assert (folder / path.name).read_bytes() == path.read_bytes()
+    assert _notebook_langs(released) == {"es"}
+    out = tmp_path / "en"
+    proc = subprocess.run([sys.executable, "-m", "autograder", "release", "--out", str(out), "--lang", "en"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert _notebook_langs(out) == {"en"} and release.scan(out) == []
 
 
 def test_public_tests_run_in_the_release_and_fail_as_not_implemented(released, tmp_path):
@@ -73,6 +99,29 @@ def test_scan_catches_each_kind_of_leak(leak, released, tmp_path):
         f.write(text)
     problems = release.scan(copy)
     assert problems and all(p.startswith(rel) for p in problems), problems
+
+
+NOTEBOOK_LEAKS = {
+    # A line with quotes: in the notebook's JSON it reads float(\"-inf\"), so only a scan of
+    # the cells (not of the raw file) finds it.
+    "a solution line with quotes": '        scores = scores.masked_fill(~mask, float("-inf"))',
+    "a hidden test cell": "### BEGIN HIDDEN TESTS\nfrom autograder.notebook_grading import run_grader\n"
+                          "run_grader('a1_attention/test_masks.py::test_causal_mask', globals())\n### END HIDDEN TESTS",
+}
+
+
+@pytest.mark.parametrize("leak", sorted(NOTEBOOK_LEAKS))
+def test_scan_reads_notebook_cells(leak, released, tmp_path):
+    """Does the scan find solution code or a hidden test written into a notebook cell?"""
+    copy = tmp_path / "copy"
+    shutil.copytree(released, copy)
+    path = copy / "notebooks" / "a1_attention" / "a1_attention.ipynb"
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    nb["cells"].append({"cell_type": "code", "execution_count": None, "id": "leak", "metadata": {}, "outputs": [],
+                        "source": NOTEBOOK_LEAKS[leak]})
+    path.write_text(json.dumps(nb, indent=1), encoding="utf-8")
+    problems = release.scan(copy)
+    assert problems and all(p.startswith("notebooks/a1_attention/a1_attention.ipynb") for p in problems), problems
 
 
 def test_scan_catches_hidden_folders(released, tmp_path):

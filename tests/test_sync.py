@@ -67,3 +67,16 @@ def test_no_solution_code_in_assignments():
     assert len(secrets) > 20
     leaked = sorted(line for line in secrets if line in generated)
     assert not leaked, f"solution lines leaked into assignments/: {leaked[:5]}"
+
+
+def test_notebook_narratives_stay_in_solutions(tmp_path):
+    """Does sync leave the notebook narratives (notebook.<lang>.md) out of assignments/, and remove a stray one?"""
+    narratives = sorted(SOLUTIONS.glob("*/notebook.*.md"))
+    assert narratives
+    dst = tmp_path / "assignments"
+    sync(SOLUTIONS, dst)
+    assert not list(dst.glob("*/notebook.*.md"))
+    stray = dst / narratives[0].relative_to(SOLUTIONS)
+    stray.write_text("# copied by hand\n")
+    assert f"not generated from solutions/: {narratives[0].relative_to(SOLUTIONS)}" in differences(SOLUTIONS, dst)
+    assert f"removed {narratives[0].relative_to(SOLUTIONS)}" in sync(SOLUTIONS, dst)
