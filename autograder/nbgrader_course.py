@@ -90,6 +90,9 @@ def _kernel_env(tmp: Path, seed: int | None = None) -> dict:
     env = dict(os.environ)
     env["JUPYTER_PATH"] = os.pathsep.join([str(tmp)] + [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p])
     env.pop("COURSE_TARGET", None)
+    # One thread per kernel, as in the module form's workers: on a busy machine torch's
+    # default thread pool can make a notebook many times slower.
+    env.setdefault("OMP_NUM_THREADS", "1")
     if seed is not None:
         env[SEED_VARIABLE] = str(seed)  # read by autograder.notebook_grading in the kernels
     return env

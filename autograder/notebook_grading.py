@@ -269,8 +269,13 @@ def run_grader(nodeid: str, namespace: dict) -> None:
             "course_data": lambda rel: json.loads((course.data_dir() / rel).read_text(encoding="utf-8")),
         }
         kwargs = {name: fixtures[name] for name in inspect.signature(fn).parameters}
-        with _quiet():
-            fn(**kwargs)
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)  # as in the module form's workers: steady timings on busy machines
+        try:
+            with _quiet():
+                fn(**kwargs)
+        finally:
+            torch.set_num_threads(threads)
         return
     except CheckFailure as exc:
         message = str(exc)

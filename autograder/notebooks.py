@@ -9,11 +9,12 @@ solution modules and the hidden graders, so nothing is kept twice:
 ``<!-- imports -->``
     a locked cell with the import lines of the modules the notebook takes code from
     (imports of course modules are left out: in a notebook those names are cells).
-``<!-- prerequisites -->``
-    the definitions this assignment uses from earlier ones (a3 uses a1's attention), as
-    one solution cell per earlier assignment: "bring your code". They carry no points;
-    at autograde time the hidden tests put the reference versions in their place, so a
-    bug in a1 costs points in a1 only. Nothing when the assignment has no prerequisites.
+``<!-- prerequisites -->`` or ``<!-- prerequisites: transformer.Transformer ... -->``
+    the definitions this assignment uses from earlier ones (a3 uses a1's attention), plus
+    any listed (with what they need), as one solution cell per earlier assignment: "bring
+    your code". They carry no points; at autograde time the hidden tests put the reference
+    versions in their place, so a bug in a1 costs points in a1 only. Nothing when the
+    assignment has no prerequisites.
 ``<!-- code: masks.causal_mask masks.padding_mask -->``
     the top-level definitions with those names from ``solutions/<assignment>/masks.py``,
     verbatim (docstring, hint comments, ``### BEGIN SOLUTION`` region): a solution cell
@@ -193,11 +194,31 @@ def _names_used(node: ast.AST) -> set[str]:
     return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
 
 
-def prerequisites(assignment: Assignment) -> list[tuple[Assignment, list[tuple[str, str]]]]:
+def declared_prerequisites(assignment: Assignment) -> tuple[str, ...]:
+    """The ``module.name`` items of the narratives' ``<!-- prerequisites: ... -->`` line:
+    definitions of earlier assignments a notebook uses although the modules do not (a
+    Transformer to train in a worked example). Every language must declare the same."""
+    found = {}
+    for lang in LANGS:
+        path = narrative_path(assignment, lang)
+        if path.is_file():
+            items = ()
+            for line in path.read_text(encoding="utf-8").split("\n"):
+                match = _DIRECTIVE.match(line.strip())
+                if match and match.group(1) == "prerequisites":
+                    items = tuple((match.group(2) or "").split())
+            found[lang] = items
+    if len(set(found.values())) > 1:
+        raise NotebookError(f"{assignment.name}: the narratives declare different prerequisites: {found}")
+    return next(iter(found.values()), ())
+
+
+def prerequisites(assignment: Assignment, extra=None) -> list[tuple[Assignment, list[tuple[str, str]]]]:
     """What ``assignment`` uses from earlier assignments, in course order:
     ``[(earlier assignment, [(module, name), ...]), ...]``.
 
     Starts from the ``from <module> import <name>`` lines of the assignment's own modules
+    and from ``extra`` (``module.name`` items; by default :func:`declared_prerequisites`),
     and follows the definitions they need (a target_mask needs padding_mask and
     causal_mask), within the assignments listed in ``requires``.
     """
@@ -217,6 +238,11 @@ def prerequisites(assignment: Assignment) -> list[tuple[Assignment, list[tuple[s
         for name, mod in module(stem).course_imports(owner).items():
             if owner[mod].name in earlier:
                 todo.append((mod, name))
+    for item in declared_prerequisites(assignment) if extra is None else extra:
+        mod, _, name = item.partition(".")
+        if mod not in owner or owner[mod].name not in earlier or not name:
+            raise NotebookError(f"{assignment.name}: prerequisite {item!r} is not module.name of an assignment it requires")
+        todo.append((mod, name))
     needed: set[tuple[str, str]] = set()
     while todo:
         mod, name = todo.pop()
@@ -377,7 +403,7 @@ class _Builder:
             self.add_code(source, grade_id, locked=True)
 
     def prerequisites(self, arg: str, line: int) -> None:
-        groups = prerequisites(self.assignment)
+        groups = prerequisites(self.assignment, extra=tuple(arg.split()))
         if not groups:
             return
         cells = self.text["prereq_cells"][len(groups) > 1]

@@ -4,6 +4,7 @@ submissions per assignment, autograde, generate_feedback, export; grades and lea
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +21,7 @@ from helpers import ROOT, SOLUTIONS
 LANG = "es"
 SEED = "7"
 ASSIGNMENTS = [a for a in course.ASSIGNMENTS if notebooks.has_narrative(a, LANG)]
+TRACEBACK_LINE = re.compile(r"^[ \t]*(?:-*>[ \t]*)?\d+[ \t]", re.MULTILINE)
 STUDENTS = ("solved", "blank", "partial")  # the solution notebook, the untouched release, one gap filled
 
 
@@ -145,7 +147,8 @@ def test_no_hidden_test_or_solution_code_in_release_or_feedback(loop):
         for page in pages:
             text = release.readable_text(page)
             assert not [line for line in hidden if line in text], page
-            code = code_lines(text)  # hints may quote code on purpose
+            # Hints may quote code on purpose; IPython tracebacks number the lines they quote.
+            code = code_lines(TRACEBACK_LINE.sub("", text))
             assert "### BEGIN HIDDEN TESTS" not in text, page
             student = page.relative_to(loop.course / folder).parts[0]
             if folder == "feedback" and student == "solved":
