@@ -31,7 +31,6 @@ import importlib.util
 import json
 import os
 import secrets
-import shutil
 import subprocess
 import sys
 import tempfile

@@ -486,18 +486,17 @@ class _Builder:
             directive = _DIRECTIVE.match(line.strip())
             if directive:
                 kind, arg = directive.group(1), directive.group(2) or ""
-                handler = {"imports": self.imports, "prerequisites": self.prerequisites, "code": self.code,
-                           "module": self.module_cell, "hidden": None}.get(kind)
-                if kind not in ("imports", "prerequisites", "code", "module", "hidden"):
-                    raise NotebookError(f"{self.where(i + 1)}: unknown directive {kind!r} "
-                                        "(imports, prerequisites, code, module, hidden)")
+                handlers = {"imports": self.imports, "prerequisites": self.prerequisites, "code": self.code,
+                            "module": self.module_cell, "hidden": None}
+                if kind not in handlers:
+                    raise NotebookError(f"{self.where(i + 1)}: unknown directive {kind!r} ({', '.join(handlers)})")
                 self.add_markdown("\n".join(markdown))
                 markdown = []
                 flush_hidden()
-                if kind == "hidden":
+                if kind == "hidden":  # its visible part may follow
                     pending_hidden = (arg, i + 1)
                 else:
-                    handler(arg, i + 1)
+                    handlers[kind](arg, i + 1)
                 i += 1
                 continue
             if line.strip() and pending_hidden is not None:
