@@ -176,9 +176,14 @@ def test_rebuild_is_idempotent_and_keeps_submissions_grades_and_feedback(loop):
 
 
 def test_errors_are_one_clear_line(tmp_path):
-    """Do a folder that is no course and a failing nbgrader step end in one `error:` line?"""
+    """Do a folder that is no course, a missing nbgrader and a failing nbgrader step end in one `error:` line?"""
     proc = _cli("nbgrader", "autograde", "--course", str(tmp_path), timeout=120)
     assert proc.returncode == 2 and proc.stderr.startswith("error: ") and "not a course built by" in proc.stderr
+    without = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.modules['nbgrader'] = None; from autograder.cli import main; "
+         f"sys.exit(main(['nbgrader', 'build', '--course', {str(tmp_path / 'c')!r}]))"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert without.returncode == 2 and without.stderr.startswith("error: nbgrader is not installed"), without.stderr
     with pytest.raises(nbgrader_course.NbgraderError, match=r"`nbgrader autograde nothing` failed .*\n"):
         nbgrader_course._nbgrader(tmp_path, dict(os.environ), "autograde", "nothing")
 
