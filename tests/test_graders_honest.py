@@ -192,6 +192,86 @@ MUTANTS = {
         "a5_decoding", "beam.py", [("score / lp(step, length_penalty)", "score")],
         ["With a beam as wide as the whole search space"],
     ),
+    # The translator's classic mistakes (a6).
+    "clean_text does not lower-case": (
+        "a6_translator", "preprocessing.py", [('text = unicodedata.normalize("NFC", text).lower()',
+                                               'text = unicodedata.normalize("NFC", text)')],
+        ["Does clean_text normalise", "Does the whole pipeline"],
+    ),
+    "clean_text drops accented letters": (
+        "a6_translator", "preprocessing.py", [("[^a-z0-9{ACCENTED}{PUNCTUATION}", "[^a-z0-9{PUNCTUATION}")],
+        ["Does clean_text normalise"],
+    ),
+    "clean_text without NFC normalisation": (
+        "a6_translator", "preprocessing.py", [('unicodedata.normalize("NFC", text).lower()', "text.lower()")],
+        ["Does clean_text normalise"],
+    ),
+    "specials in the wrong order": (
+        "a6_translator", "vocab.py", [("self.itos = [self.PAD, self.SOS, self.EOS, self.UNK]",
+                                       "self.itos = [self.PAD, self.UNK, self.SOS, self.EOS]")],
+        ["Does Vocab(words) put", "Does encode map"],
+    ),
+    "min_freq off by one": (
+        "a6_translator", "vocab.py", [("if n >= min_freq]", "if n > min_freq]")],
+        ["Does Vocab.build keep"],
+    ),
+    "decode keeps <eos>": (
+        "a6_translator", "vocab.py", [("if i not in (self.pad_id, self.sos_id, self.eos_id):",
+                                       "if i not in (self.pad_id, self.sos_id):")],
+        ["Does encode map"],
+    ),
+    "target without <eos>": (
+        "a6_translator", "batching.py", [("tgt_ids = self.tgt_vocab.encode(tgt, add_sos_eos=True)",
+                                          "tgt_ids = self.tgt_vocab.encode(tgt, add_sos_eos=True)[:-1]")],
+        ["Is an item", "Does the whole pipeline"],
+    ),
+    "truncated target loses <eos>": (
+        "a6_translator", "batching.py", [("tgt_ids = tgt_ids[: self.max_len - 1] + [self.tgt_vocab.eos_id]",
+                                          "tgt_ids = tgt_ids[: self.max_len]")],
+        ["Is an item"],
+    ),
+    "collate pads on the left": (
+        "a6_translator", "batching.py", [("src_batch[b, : len(src)] = src", "src_batch[b, S - len(src):] = src"),
+                                         ("tgt_batch[b, : len(tgt)] = tgt", "tgt_batch[b, T - len(tgt):] = tgt")],
+        ["Does collate stack"],
+    ),
+    "pad not ignored in the loss": (
+        "a6_translator", "training.py", [("labels.reshape(-1), ignore_index=pad_id,\n", "labels.reshape(-1),\n")],
+        ["Is sequence_loss", "Does train_step", "Does fit run"],
+    ),
+    "label smoothing ignored": (
+        "a6_translator", "training.py", [("label_smoothing=label_smoothing)  # (B*T, V)", ")  # (B*T, V)")],
+        ["Is sequence_loss", "Does train_step"],
+    ),
+    "no teacher-forcing shift": (
+        "a6_translator", "training.py", [("tgt_in, labels = tgt[:, :-1], tgt[:, 1:]", "tgt_in, labels = tgt[:, :-1], tgt[:, :-1]")],
+        ["Does train_step", "Does fit run", "Does the whole pipeline"],
+    ),
+    "clip_norm ignored": (
+        "a6_translator", "training.py", [("torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm)", "pass")],
+        ["Does train_step"],
+    ),
+    "evaluate keeps dropout on": (
+        "a6_translator", "training.py", [("    model.eval()\n    total, count = 0.0, 0\n", "    total, count = 0.0, 0\n")],
+        ["Is evaluate"],
+    ),
+    "evaluate averages batch means": (
+        "a6_translator", "training.py", [('ignore_index=pad_id, reduction="sum").item()', "ignore_index=pad_id).item()"),
+                                         ("count += int((labels != pad_id).sum())", "count += 1")],
+        ["Is evaluate"],
+    ),
+    "evaluate leaves the model in eval mode": (
+        "a6_translator", "training.py", [("        model.train(was_training)\n", "        pass\n")],
+        ["Is evaluate"],
+    ),
+    "translate does not truncate long sources": (
+        "a6_translator", "translation.py", [("src_vocab.encode(clean_text(s))[:limit]", "src_vocab.encode(clean_text(s))")],
+        ["Does translate clean"],
+    ),
+    "translate drops the empty lines": (
+        "a6_translator", "translation.py", [("    return results\n    ### END SOLUTION", "    return [r for r in results if r]\n    ### END SOLUTION")],
+        ["Does translate clean"],
+    ),
 }
 
 

@@ -15,9 +15,10 @@ In the student's process: Vocab.build on each side, TranslationDataset, make_loa
 (batches of 32, shuffled by a seeded torch.Generator), a tiny reference Transformer
 (d_model 32, 2 heads, 1 layer, d_ff 64, no dropout; sized from the vocabularies this
 grader expects: 4 specials + 10 words per side), torch.optim.Adam (lr 3e-3), the
-student's fit for 8 epochs (about 3 s of one CPU core), then the student's translate
+student's fit for 10 epochs (3-4 s of one CPU core), then the student's translate
 (greedy) on the test sentences. This process scores the strings itself: exact matches
-must reach 80 %. The reference solution gets 94-100 % on every seed tried.
+must reach 80 %. The reference solution gets 97.5-100 % (mean 99.6 %) on each of the 42
+run seeds tried (0-19, 100-119, 5, 1234).
 """
 
 import pytest
@@ -26,7 +27,7 @@ import torch
 from autograder import checks
 from autograder.graders.a6_translator.helpers import SOURCE_SOUNDS, TARGET_SOUNDS, made_up, model_and_spec
 
-WORDS, TRAIN, TEST, EPOCHS, BATCH, LR, THRESHOLD = 10, 1000, 40, 8, 32, 3e-3, 0.8
+WORDS, TRAIN, TEST, EPOCHS, BATCH, LR, THRESHOLD = 10, 1000, 40, 10, 32, 3e-3, 0.8
 LIMIT = 90  # seconds for the whole run in the student's process; the reference needs about 3
 
 
