@@ -44,6 +44,11 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "points(n): points the test is worth")
     config.addinivalue_line("markers", "timeout(seconds): limit on each request to the student's code")
     config.stash[_RESULTS] = {}
+    # Graders replay small reference computations (a decoding, a training step) in this
+    # process. One torch thread keeps them fast and steady on a busy machine, where several
+    # threads on oversubscribed cores can be ten times slower; the student's worker runs on
+    # one thread too.
+    torch.set_num_threads(1)
 
 
 def pytest_collection_modifyitems(session, config, items):

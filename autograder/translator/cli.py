@@ -25,6 +25,9 @@ def _train(args) -> int:
             budget["epochs"] = None
         train(TrainConfig(), Path(args.out), args.device, resume=True, budget_override=budget)
         return 0
+    if Path(args.out).exists() and not args.overwrite:
+        raise ValueError(f"{args.out} exists; continue that run with --resume, pick another --out, "
+                         "or pass --overwrite to replace it")
     train(config_from_args(**recipe), Path(args.out), args.device)
     print(f'translate with: translator translate --checkpoint {args.out} "I am hungry."')
     return 0
@@ -95,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--out", default=DEFAULT_CHECKPOINT, help=f"checkpoint file (default {DEFAULT_CHECKPOINT})")
     t.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda", "mps"))
     t.add_argument("--resume", action="store_true", help="continue the run saved in --out")
+    t.add_argument("--overwrite", action="store_true", help="replace an existing --out instead of refusing")
     for name in ("tokenizer", "vocab_size", "d_model", "num_heads", "num_layers", "d_ff", "dropout", "max_len",
                  "max_tokens", "lr", "warmup_steps", "label_smoothing", "valid_size", "seed", "min_freq"):
         default = getattr(defaults, name)

@@ -34,7 +34,7 @@ class SubwordTokenizer:
         self.src_vocab_size = self.tgt_vocab_size = self.sp.get_piece_size()
 
     @classmethod
-    def train(cls, texts: list[str], vocab_size: int = 8000) -> SubwordTokenizer:
+    def train(cls, texts: list[str], vocab_size: int = 4000) -> SubwordTokenizer:
         """A unigram model over ``texts`` (both sides); deterministic for the same texts."""
         import sentencepiece as spm
 
@@ -94,7 +94,7 @@ class WordTokenizer:
         return {"kind": self.kind, "src": list(self.src.itos), "tgt": list(self.tgt.itos)}
 
 
-def train(kind: str, pairs: list[tuple[str, str]], vocab_size: int = 8000, min_freq: int = 1):
+def train(kind: str, pairs: list[tuple[str, str]], vocab_size: int = 4000, min_freq: int = 1):
     if kind == "subword":
         return SubwordTokenizer.train([s for pair in pairs for s in pair], vocab_size)
     if kind == "word":

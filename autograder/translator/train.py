@@ -35,19 +35,19 @@ class TrainConfig:
     data: str | None = None  # corpus file; None = the embedded corpus in source_data/
     format: str | None = None  # "tatoeba", "anki" or "csv"; None = detect from the file
     tokenizer: str = "subword"  # "subword" (joint SentencePiece) or "word" (the a6 pipeline)
-    vocab_size: int = 8000  # subword pieces for both languages (a small corpus gets fewer)
+    vocab_size: int = 4000  # subword pieces for both languages (a small corpus gets fewer)
     min_freq: int = 1  # word tokenizer: rarer words become <unk>
     d_model: int = 256  # model width
     num_heads: int = 4  # attention heads
-    num_layers: int = 3  # encoder layers, and again decoder layers
+    num_layers: int = 2  # encoder layers, and again decoder layers
     d_ff: int = 1024  # feed-forward hidden size
     # Short runs see each pair once or a few times: nothing to regularise yet, and
     # dropout's random masks cost ~10% of a CPU step.
     dropout: float = 0.0
     max_len: int = 128  # positional table: longest sentence in tokens; longer pairs are skipped
-    max_tokens: int = 4096  # padded tokens per batch (per process)
+    max_tokens: int = 2048  # padded tokens per batch and side (per process)
     lr: float = 1e-3  # peak learning rate, reached after warmup
-    warmup_steps: int = 300  # linear warmup (at most 5% of the budget), then cosine decay to 5% at its end
+    warmup_steps: int = 200  # linear warmup (at most 5% of the budget), then cosine decay to 5% at its end
     label_smoothing: float = 0.1  # section 5.4 of the paper
     clip_norm: float = 1.0  # gradient norm clipping
     valid_size: int = 500  # pairs held out by English sentence for validation loss and BLEU
@@ -299,7 +299,7 @@ def _train(config, out, dev, resume, say, ddp, budget_override):
                     history["train"].append((progress["step"], sum(window_loss) / len(window_loss)))
                     window_loss, window_tokens, window_start = [], 0, time.monotonic()
                 bar.update(fraction, f"epoch {epoch + progress['batch'] / len(batches):.2f} | step {progress['step']} | "
-                                     f"loss {loss:.3f} | {tokens_per_second:,.0f} tok/s")
+                                     f"loss {loss:.3f} | " + (f"{tokens_per_second:,.0f} tok/s" if tokens_per_second else "measuring tok/s"))
                 if time.monotonic() - last_save >= config.save_every_minutes * 60:
                     save("periodic")
                     last_save = time.monotonic()
