@@ -158,12 +158,17 @@ def prepare(config: TrainConfig, tok, train_pairs, valid_pairs) -> Data:
     return Data([src[i] for i in keep], [tgt[i] for i in keep], valid_pairs, skipped)
 
 
-def plot_losses(history: dict, path: Path) -> None:
+def _pyplot():
     import matplotlib
 
-    matplotlib.use("Agg")
+    matplotlib.use("Agg")  # files only: works without a display
     import matplotlib.pyplot as plt
 
+    return plt
+
+
+def plot_losses(history: dict, path: Path) -> None:
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
     if history["train"]:
         steps, losses = zip(*history["train"])
@@ -246,8 +251,11 @@ def _train(config, out, dev, resume, say, ddp, budget_override):
             "model_config": asdict(model.config), "optimizer": optimizer.state_dict(),
             "progress": progress, "history": history,
         })
-        plot_losses(history, out.with_suffix(".png"))
         say(f"checkpoint saved to {out} ({reason})")
+        try:
+            plot_losses(history, out.with_suffix(".png"))
+        except Exception as exc:  # the curve is a convenience; never lose a run to it
+            say(f"warning: could not draw the loss curve ({exc.__class__.__name__}: {exc})")
 
     def validate() -> None:
         if ddp.main:
@@ -258,6 +266,8 @@ def _train(config, out, dev, resume, say, ddp, budget_override):
                       f"{progress['step']} | validation loss {entry['loss']:.3f} | BLEU {entry['bleu']:.1f}")
         ddp.barrier()
 
+    if ddp.main:
+        _pyplot()  # imported now, so that a Ctrl-C never lands in its first import
     bar = Progress() if ddp.main else _NoProgress()
     steps_per_epoch = len(buckets.shard(buckets.token_batches(lengths, config.max_tokens, config.seed), 0, ddp.world_size))
     total_steps = None if config.epochs is None else int(config.epochs * steps_per_epoch)
