@@ -89,6 +89,9 @@ def _kernel_env(tmp: Path, seed: int | None = None) -> dict:
     env = dict(os.environ)
     env["JUPYTER_PATH"] = os.pathsep.join([str(tmp)] + [p for p in env.get("JUPYTER_PATH", "").split(os.pathsep) if p])
     env.pop("COURSE_TARGET", None)
+    # nbgrader starts helper commands by name (`alembic` for the gradebook): find them
+    # beside this interpreter even when its virtual environment is not activated.
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     # One thread per kernel, as in the module form's workers: on a busy machine torch's
     # default thread pool can make a notebook many times slower.
     env.setdefault("OMP_NUM_THREADS", "1")
