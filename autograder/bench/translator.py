@@ -18,8 +18,8 @@ from pathlib import Path
 
 import torch
 
-from .. import reference
 from ..translator import corpus
+from ..translator.scores import score
 from ..translator.train import TrainConfig, config_from_args, train
 from ..translator.translate import Translator
 
@@ -29,8 +29,6 @@ def _write_pairs(path: Path, pairs) -> None:
 
 
 def main(argv=None) -> None:
-    import sacrebleu
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", required=True, help="training corpus")
     test = parser.add_mutually_exclusive_group(required=True)
@@ -76,12 +74,7 @@ def main(argv=None) -> None:
         hyps = translator.translate(sources, args.strategy)
         decode_seconds = time.perf_counter() - start
 
-    clean = reference.load("preprocessing").clean_text
-    bleu = sacrebleu.metrics.BLEU()
-    raw = bleu.corpus_score(hyps, [refs])
-    normalised = sacrebleu.metrics.BLEU(tokenize="none", force=True).corpus_score(
-        [clean(h) for h in hyps], [[clean(r) for r in refs]])
-    chrf = sacrebleu.metrics.CHRF().corpus_score(hyps, [refs])
+    result = score(hyps, refs)
     print("\n".join(f"  {src}\n    -> {hyp}\n    ref {ref}" for src, hyp, ref in
                     list(zip(sources, hyps, refs))[:: max(1, len(sources) // 8)]))
     print(f"config: d_model={config.d_model} layers={config.num_layers} d_ff={config.d_ff} heads={config.num_heads} "
@@ -89,9 +82,9 @@ def main(argv=None) -> None:
     print(f"training: {progress['seconds']:.0f} s of steps ({train_seconds:.0f} s in all, data and validation "
           f"included), {progress['step']:,} steps, {progress['tokens'] / progress['seconds']:,.0f} tokens/s, "
           f"epoch {progress['epoch']} + {progress['batch']:,} batches")
-    print(f"test BLEU {raw.score:.1f} ({bleu.get_signature()})")
-    print(f"test BLEU after clean_text on both sides {normalised.score:.1f}")
-    print(f"test chrF {chrf.score:.1f}")
+    print(f"test BLEU {result.bleu.score:.1f} ({result.bleu_signature})")
+    print(f"test BLEU after clean_text on both sides {result.normalised_bleu.score:.1f}")
+    print(f"test chrF {result.chrf.score:.1f}")
     print(f"decoding ({args.strategy}): {len(sources):,} sentences in {decode_seconds:.1f} s = "
           f"{len(sources) / decode_seconds:,.0f} sentences/s")
 

@@ -9,6 +9,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import corpus
+from .scores import score
 from .train import TrainConfig, config_from_args, train
 from .translate import STRATEGIES, Translator
 
@@ -59,26 +60,17 @@ def _translate(args) -> int:
 
 
 def _evaluate(args) -> int:
-    import sacrebleu
-
-    from .. import reference
-
     pairs, report = corpus.load_pairs(args.data, args.format)
     print(report.summary(), file=sys.stderr)
     translator = Translator.load(args.checkpoint, args.device)
     start = time.perf_counter()
     hyps = translator.translate([en for en, _ in pairs], args.strategy, beam_size=args.beam_size)
     seconds = time.perf_counter() - start
-    refs = [es for _, es in pairs]
-    bleu = sacrebleu.metrics.BLEU()
-    chrf = sacrebleu.metrics.CHRF()
+    result = score(hyps, [es for _, es in pairs])
     print(f"{len(pairs):,} sentences translated in {seconds:.1f} s ({len(pairs) / seconds:,.0f} sentences/s)")
-    print(f"{bleu.corpus_score(hyps, [refs])}  signature: {bleu.get_signature()}")
-    print(f"{chrf.corpus_score(hyps, [refs])}  signature: {chrf.get_signature()}")
-    clean = reference.load("preprocessing").clean_text
-    normalised = sacrebleu.metrics.BLEU(tokenize="none", force=True)
-    score = normalised.corpus_score([clean(h) for h in hyps], [[clean(r) for r in refs]])
-    print(f"normalised {score}  (clean_text on both sides, then whitespace tokens)")
+    print(f"{result.bleu}  signature: {result.bleu_signature}")
+    print(f"{result.chrf}  signature: {result.chrf_signature}")
+    print(f"normalised {result.normalised_bleu}  (clean_text on both sides, then whitespace tokens)")
     return 0
 
 
