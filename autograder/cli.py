@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import course, nbgrader_course, release
 from .grade import GradingError, grade
-from .isolation import DEFAULT_TIMEOUT
+from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from .nbgrader_course import NbgraderError
 from .notebooks import LANGS, NotebookError
 from .stubs import MarkerError
@@ -31,7 +31,8 @@ def _sync(args) -> int:
 
 def _grade(args) -> int:
     grade(Path(args.path), Path(args.out), seed=args.seed, only=args.only or None,
-          isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs)
+          isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs,
+          memory_gib=args.memory, budget=args.budget)
     return 0
 
 
@@ -77,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="grade only this assignment (repeatable)")
     p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
                    help=f"seconds allowed per call into student code (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--memory", type=_positive(float), default=DEFAULT_MEMORY_GIB, metavar="GIB",
+                   help=f"address space allowed to each process of student code, in GiB (default {DEFAULT_MEMORY_GIB:g})")
+    p.add_argument("--budget", type=_positive(float), default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help="seconds allowed to student code per assignment, worker start-ups and calls together "
+                        f"(default {DEFAULT_BUDGET:g})")
     p.add_argument("--isolation", choices=("auto", "namespace", "none"), default="auto",
                    help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
     p.add_argument("--jobs", type=_positive(int), default=None,

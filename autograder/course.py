@@ -26,7 +26,9 @@ class Assignment:
     requires: tuple[str, ...] = ()
 
 
-_SDPA = ("scaled_dot_product_attention", "MultiheadAttention", "multi_head_attention_forward")
+# Lower-case names also stand for every torch function that contains them (the fused
+# attention kernels, native_layer_norm), which raise when called in the student's process.
+_SDPA = ("scaled_dot_product_attention", "scaled_dot_product", "MultiheadAttention", "multi_head_attention_forward")
 _LAYERNORM = ("LayerNorm", "layer_norm", "native_layer_norm", "RMSNorm", "rms_norm", "GroupNorm", "group_norm")
 _TORCH_TRANSFORMER = ("Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
                       "TransformerDecoderLayer")

@@ -24,9 +24,11 @@ from pathlib import Path
 
 from . import course
 from .course import Assignment
-from .isolation import DEFAULT_TIMEOUT, hidden_paths, resolve_isolation
+from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT, hidden_paths, limits_summary, resolve_isolation
 
-ASSIGNMENT_BUDGET = 1800  # seconds; a safety net, every request has its own limit
+GRADER_OVERHEAD = 600  # seconds the grading process may take beyond the student's budget
+# What the grading process inherits from this one: nothing else (no secrets, no PYTHON*).
+KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "HOME", "COURSE_ROOT", "SYSTEMROOT")
 
 
 class GradingError(Exception):
@@ -63,27 +65,41 @@ def check_submission(path: Path, names: list[str]) -> None:
         )
 
 
+def grading_env() -> dict[str, str]:
+    """The grading process's environment: a few variables, and no third-party pytest
+    plugins (only the course's own, named on the command line)."""
+    env = {k: os.environ[k] for k in KEPT_VARIABLES if k in os.environ}
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    return env
+
+
 def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolation: str,
-                timeout: float, hide: list[Path], log=None) -> AssignmentResult:
-    """Run one assignment's hidden graders in a fresh grading process."""
+                timeout: float, hide: list[Path], memory_gib: float = DEFAULT_MEMORY_GIB,
+                budget: float = DEFAULT_BUDGET, log=None) -> AssignmentResult:
+    """Run one assignment's hidden graders in a fresh grading process.
+
+    ``python -I``: neither its working folder (a private one) nor PYTHON* variables reach
+    its import path, so no file anybody writes can be imported into it.
+    """
     start = time.monotonic()
+    limit = budget + GRADER_OVERHEAD
     with tempfile.TemporaryDirectory(prefix="course-graders-") as tmp:
         report = Path(tmp) / "report.json"
         cmd = [
-            sys.executable, "-m", "pytest", str(course.GRADERS_DIR / assignment.name),
+            sys.executable, "-I", "-m", "pytest", str(course.GRADERS_DIR / assignment.name),
             "-c", str(course.GRADERS_DIR / "pytest.ini"), "--rootdir", str(course.GRADERS_DIR),
             "-p", "autograder.pytest_plugin", "-q", "--no-header",
             "--submission", str(submission), "--assignment", assignment.name,
             "--grade-seed", str(seed), "--grade-report", str(report),
             "--grade-timeout", str(timeout), "--isolation", isolation,
+            "--grade-memory", str(memory_gib), "--grade-budget", str(budget),
         ]
         for path in hide:
             cmd += ["--hide", str(path)]
-        env = {k: v for k, v in os.environ.items() if k not in ("PYTEST_ADDOPTS", "COURSE_TARGET")}
         try:
-            proc = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=ASSIGNMENT_BUDGET)
+            proc = subprocess.run(cmd, cwd=tmp, env=grading_env(), capture_output=True, text=True, timeout=limit)
         except subprocess.TimeoutExpired:
-            raise GradingError(f"the graders of {assignment.name} ran past {ASSIGNMENT_BUDGET} s") from None
+            raise GradingError(f"the graders of {assignment.name} ran past {limit} s") from None
         if log is not None:
             log.write(f"===== graders of {assignment.name} (exit {proc.returncode})\n{proc.stdout}{proc.stderr}\n")
         if proc.returncode not in (0, 1) or not report.is_file():
@@ -159,7 +175,8 @@ def default_jobs() -> int:
 
 def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[str] | None = None,
           isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
-          jobs: int | None = None, echo=print) -> dict:
+          jobs: int | None = None, memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET,
+          echo=print) -> dict:
     """Grade ``submission`` into ``out/results.json``; returns that dict."""
     started = time.monotonic()
     assignments = [course.get(name) for name in only] if only else list(course.ASSIGNMENTS)
@@ -175,13 +192,14 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
     echo(f"Grading {submission} (seed {seed}, student code isolation: {isolation})")
     if isolation == "none":
         echo("warning: no namespace sandbox on this machine; student code can read files by absolute path")
+    echo("  limits on student code: " + "; ".join(limits_summary(isolation, memory_gib, budget)))
     jobs = jobs or default_jobs()
     logs = {a.name: io.StringIO() for a in assignments} if debug else {}
     echo(f"  grading {len(assignments)} assignment(s), {jobs} at a time")
 
     def run(a: Assignment) -> AssignmentResult:
         result = run_graders(a, submission, seed=seed, isolation=isolation, timeout=timeout, hide=hide,
-                             log=logs.get(a.name))
+                             memory_gib=memory_gib, budget=budget, log=logs.get(a.name))
         echo(f"  {a.name}: {_fmt(result.score)}/{_fmt(result.max_score)} in {result.seconds:.1f} s", flush=True)
         return result
 

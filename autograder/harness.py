@@ -35,6 +35,62 @@ class HarnessError(Exception):
     """The submission does not have the shape the grader asked for (missing name, ...)."""
 
 
+class ForbiddenShortcut(Exception):
+    """The submission called what its exercise asks the student to build."""
+
+
+def forbidden_name(attr: str, names) -> bool:
+    """Is ``attr`` one of ``names``, or (for a function name) of its family? Lower-case
+    names stand for every attribute that contains them: ``layer_norm`` also covers
+    ``native_layer_norm``, ``scaled_dot_product`` the fused attention kernels."""
+    return attr in names or any(name.islower() and name in attr for name in names)
+
+
+def _blocked(value, qualified: str):
+    message = qualified
+    if isinstance(value, type):  # a class: still a class for isinstance, but cannot be built
+        def refuse(cls, *args, **kwargs):
+            raise ForbiddenShortcut(message)
+        return type(value.__name__, (value,), {"__new__": refuse, "__module__": value.__module__})
+
+    def refuse_call(*args, **kwargs):
+        raise ForbiddenShortcut(message)
+    return refuse_call
+
+
+def forbid(names) -> None:
+    """Make the forbidden torch names raise ``ForbiddenShortcut`` in this process, however
+    the student reaches them (``getattr`` with a name built at run time, an alias, an
+    import inside a function): the parser in the grading process sees only what is
+    written. Runs before any student code is imported."""
+    names = frozenset(names)
+    if not names:
+        return
+    import sys
+
+    import torch.nn.functional  # noqa: F401 - loaded, so that its names are replaced too
+
+    spaces = {name: mod for name, mod in list(sys.modules.items())
+              if mod is not None and (name == "torch" or name.startswith("torch."))}
+    spaces.update({"torch._C._nn": torch._C._nn, "torch._C._VariableFunctions": torch._C._VariableFunctions})
+    for space_name, space in spaces.items():
+        try:
+            items = list(vars(space).items())
+        except TypeError:
+            continue
+        for attr, value in items:
+            if forbidden_name(attr, names) and callable(value):
+                try:
+                    setattr(space, attr, _blocked(value, f"{space_name}.{attr}"))
+                except (AttributeError, TypeError):
+                    pass
+    for op in torch._C._dispatch_get_all_op_names():
+        namespace, _, attr = op.partition("::")
+        attr = attr.split(".")[0]
+        if namespace == "aten" and forbidden_name(attr, names):
+            setattr(torch.ops.aten, attr, _blocked(None, f"torch.ops.aten.{attr}"))
+
+
 def resolve(target: str):
     """``"attention.scaled_dot_product_attention"`` -> the object, imported from the submission."""
     module_name, _, qualname = target.partition(".")

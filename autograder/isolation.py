@@ -1,32 +1,81 @@
-"""What student code can see, and for how long it may run (no torch import here, so the
-command line starts fast).
+"""What student code can see, what it may use, and for how long it may run (no torch
+import here, so the command line starts fast).
 
 Isolation "namespace" (Linux): the student's process runs in new user, mount, PID and
-network namespaces. The course checkout's folders (solutions, graders, tests, git
-history) and the results folder are covered by empty tmpfs mounts that a nested user
-namespace locks in place (the student's process cannot unmount them), the grading
-process is invisible in its /proc, and there is no network. Where the kernel refuses
-namespaces (macOS, locked-down containers) "auto" falls back to "none": a plain child
-process with a scratch working folder and a minimal environment, and the grade output
-says so.
+network namespaces, set up by ``SANDBOX_SCRIPT`` as the namespace's root and then handed
+to the worker as an ordinary user (uid 1000 of a nested user namespace, so it holds no
+capability and every mount is locked in place):
+
+- the whole filesystem is read-only, the scratch copy of the submission included;
+- the course checkout's folders (solutions, graders, tests, git history) and the results
+  folder are covered by empty tmpfs mounts;
+- ``/tmp``, ``/var/tmp``, ``/dev/shm`` and the scratch copy's parent folder are private,
+  size-limited tmpfs mounts: other gradings' scratch copies are out of sight, and whatever
+  the student writes vanishes with the namespace;
+- the grading process is invisible in its ``/proc``, and there is no network;
+- at most ``MAX_TASKS`` processes and threads (the PID namespace's ``pid_max``, on kernels
+  that have one per namespace, 6.14 and later).
+
+Every mode also caps the worker's address space (``--memory``), the size of a file it
+writes and core dumps (rlimits), and the time its start-ups and calls may take together
+per assignment (``--budget``, kept by ``student.Student``).
+
+Where the kernel refuses namespaces (macOS, locked-down containers) "auto" falls back to
+"none": a plain child process with a scratch working folder, a minimal environment and
+the rlimits, and the grade output says so.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .course import PACKAGE_DIR
 
 DEFAULT_TIMEOUT = 10.0  # seconds per request to student code; reference calls take milliseconds
-MOUNT_SCRIPT = (
-    'while [ "$1" != "--" ]; do mount -t tmpfs -o size=16k course-hidden "$1" || exit 97; shift; done; shift; '
-    'exec unshare --user --map-root-user --mount -- "$@"'
-)
+DEFAULT_MEMORY_GIB = 4.0  # address space of the worker; importing torch alone maps ~0.8 GiB
+DEFAULT_BUDGET = 300.0  # seconds of start-ups and calls per assignment; the reference needs < 15
+MAX_TASKS = 301  # pid_max of the sandbox's PID namespace (the smallest the kernel accepts)
+PRIVATE_TMP_SIZE = "256m"  # each of the private /tmp and /dev/shm
+MAX_FILE_BYTES = 256 << 20  # largest file the worker may write (RLIMIT_FSIZE)
+SANDBOX_UID = 1000  # the worker's user inside its namespace: not root, no capabilities
+
+# Runs as root of the new user namespace: sh SCRIPT SCRATCH TMP_SIZE UID HIDDEN... -- CMD...
+# Staging the scratch copy under the new /dev/shm keeps it reachable once the private /tmp
+# covers the folder it lives in. Every mount but /proc and the private ones goes
+# read-only; the nested user namespace then locks all of them (an unprivileged process
+# cannot unmount or remount what a more privileged namespace set up).
+SANDBOX_SCRIPT = r"""
+set -e
+scratch=$1; size=$2; uid=$3; shift 3
+while [ "$1" != "--" ]; do mount -t tmpfs -o size=16k,mode=0555 course-hidden "$1"; shift; done; shift
+echo 301 > /proc/sys/kernel/pid_max 2>/dev/null || echo "course-sandbox: no pid_max" >&2
+mount -t tmpfs -o size="$size",mode=1777 course-shm /dev/shm
+mkdir /dev/shm/.course-scratch
+mount --bind "$scratch" /dev/shm/.course-scratch
+parent=$(dirname "$scratch")
+private=" "
+for d in /tmp /var/tmp "$parent"; do
+  case "$private" in *" $d "*) continue ;; esac
+  [ -d "$d" ] && mount -t tmpfs -o size="$size",mode=1777 course-tmp "$d" && private="$private$d "
+done
+mkdir -p "$scratch"
+mount --move /dev/shm/.course-scratch "$scratch"
+rmdir /dev/shm/.course-scratch
+while read -r _ _ _ _ mp _; do
+  case "$mp" in /tmp|/var/tmp|/dev/shm|"$parent"|/proc|/proc/*) continue ;; esac
+  mp=$(printf '%b' "$mp")
+  mount -o remount,bind,ro "$mp" 2>/dev/null || [ ! -e "$mp" ] || echo "course-sandbox: rw $mp" >&2
+done < /proc/self/mountinfo
+mount -o remount,bind,ro "$scratch"
+exec unshare --user --map-user="$uid" --map-group="$uid" --mount --pid --fork --kill-child --mount-proc -- "$@"
+"""
 
 
 def hidden_paths(extra: list[Path] = ()) -> list[Path]:
@@ -42,26 +91,50 @@ def hidden_paths(extra: list[Path] = ()) -> list[Path]:
     return list(dict.fromkeys(hidden + [Path(p) for p in extra]))  # each mounted over once
 
 
-@lru_cache(maxsize=None)
-def namespaces_available() -> bool:
-    """Can this machine run the worker inside the namespace sandbox?"""
-    if not sys.platform.startswith("linux") or shutil.which("unshare") is None:
-        return False
-    probe = Path(tempfile.mkdtemp(prefix="course-ns-probe-"))
-    try:
-        cmd = namespace_prefix() + ["sh", "-c", MOUNT_SCRIPT, "sh", str(probe), "--", "true"]
-        return subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-    finally:
-        shutil.rmtree(probe, ignore_errors=True)
-
-
 def namespace_prefix() -> list[str]:
     return [
         "unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--kill-child",
         "--mount-proc", "--net", "--",
     ]
+
+
+def sandbox_command(scratch: Path, hidden: list[str], worker: list[str]) -> list[str]:
+    """The command that runs ``worker`` inside the namespace sandbox over ``scratch``."""
+    return namespace_prefix() + ["sh", "-c", SANDBOX_SCRIPT, "sh", str(scratch), PRIVATE_TMP_SIZE,
+                                 str(SANDBOX_UID), *hidden, "--", *worker]
+
+
+@dataclass(frozen=True)
+class Probe:
+    works: bool  # the sandbox starts at all
+    task_limit: bool  # pid_max could be set in its PID namespace
+    read_only: bool  # every mount could be made read-only
+
+
+@lru_cache(maxsize=None)
+def probe() -> Probe:
+    """Can this machine run the worker inside the namespace sandbox, and with which limits?"""
+    if not sys.platform.startswith("linux") or shutil.which("unshare") is None:
+        return Probe(False, False, False)
+    base = Path(tempfile.mkdtemp(prefix="course-ns-probe-"))
+    try:
+        (base / "scratch").mkdir()
+        (base / "hidden").mkdir()
+        check = "[ ! -w / ] && [ -w /tmp ] && [ \"$(id -u)\" != 0 ]"
+        cmd = sandbox_command(base / "scratch", [str(base / "hidden")], ["sh", "-c", check])
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60)
+        if proc.returncode != 0:
+            return Probe(False, False, False)
+        return Probe(True, "no pid_max" not in proc.stderr, "course-sandbox: rw" not in proc.stderr)
+    except (OSError, subprocess.SubprocessError):
+        return Probe(False, False, False)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def namespaces_available() -> bool:
+    """Can this machine run the worker inside the namespace sandbox?"""
+    return probe().works
 
 
 def resolve_isolation(requested: str) -> str:
@@ -72,3 +145,21 @@ def resolve_isolation(requested: str) -> str:
     if requested == "namespace" and not namespaces_available():
         raise RuntimeError("namespace isolation is not available on this machine (needs Linux user namespaces)")
     return requested
+
+
+def limits_summary(isolation: str, memory_gib: float, budget: float) -> list[str]:
+    """One line per limit on student code, saying where it is not enforced."""
+    lines = [f"memory: {memory_gib:g} GiB of address space per process (rlimit)",
+             f"time: {budget:g} s of start-ups and calls per assignment",
+             f"files: {MAX_FILE_BYTES >> 20} MiB per file written (rlimit)"]
+    if isolation == "namespace":
+        found = probe()
+        lines.append(f"processes: at most {MAX_TASKS - 1} processes and threads (PID namespace)" if found.task_limit
+                     else "processes: NOT limited (this kernel has no per-namespace pid_max)")
+        lines.append("disk: read-only, private /tmp and /dev/shm of " + PRIVATE_TMP_SIZE if found.read_only
+                     else "disk: private /tmp and /dev/shm; some mounts could NOT be made read-only")
+    elif os.geteuid() != 0:
+        lines.append("processes: NOT limited beyond this user's own limit (no namespace sandbox)")
+    else:
+        lines.append("processes: NOT limited (no namespace sandbox, running as root)")
+    return lines

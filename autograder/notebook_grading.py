@@ -137,7 +137,7 @@ class _KernelProcess:
         spec.loader.exec_module(self.harness)
         self.harness.resolve = resolver
 
-    def request(self, message: dict, timeout: float) -> dict:
+    def request(self, message: dict, timeout: float, startup_timeout: float | None = None) -> dict:
         # Through the codec both ways, as over the pipe: the code gets its own copies of
         # the inputs, and the grader gets plain data back (tuples as lists, no objects).
         message = wire.from_plain(wire.to_plain(message))

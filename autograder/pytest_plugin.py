@@ -23,7 +23,7 @@ import torch
 
 from . import course
 from .checks import CheckFailure
-from .isolation import DEFAULT_TIMEOUT
+from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from .student import Student
 
 _RESULTS = pytest.StashKey[dict]()
@@ -36,6 +36,9 @@ def pytest_addoption(parser):
     group.addoption("--grade-seed", type=int, default=0, help="seed of the randomised inputs")
     group.addoption("--grade-report", help="write per-test results to this JSON file")
     group.addoption("--grade-timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request")
+    group.addoption("--grade-memory", type=float, default=DEFAULT_MEMORY_GIB, help="GiB of address space for student code")
+    group.addoption("--grade-budget", type=float, default=DEFAULT_BUDGET,
+                    help="seconds of start-ups and calls for student code, for the whole assignment")
     group.addoption("--isolation", default="none", choices=("namespace", "none"))
     group.addoption("--hide", action="append", default=[], help="another folder to hide from student code")
 
@@ -71,6 +74,8 @@ def student(request):
         timeout=config.getoption("--grade-timeout"),
         hidden=[Path(p) for p in config.getoption("--hide")],
         references=course.solutions_dir(),
+        memory_gib=config.getoption("--grade-memory"),
+        budget=config.getoption("--grade-budget"),
     )
     yield handle
     handle.close()

@@ -11,10 +11,12 @@ Isolation (what the process can see) is set up as ``isolation.py`` describes.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import select
 import shutil
 import signal
+import stat
 import struct
 import subprocess
 import sys
@@ -23,11 +25,13 @@ import time
 from pathlib import Path
 
 from . import wire
-from .isolation import MOUNT_SCRIPT, namespace_prefix
+from .isolation import DEFAULT_MEMORY_GIB, MAX_FILE_BYTES, sandbox_command
 
 HARNESS_FILES = ("worker.py", "harness.py", "wire.py")
 STARTUP_TIMEOUT = 120.0  # importing torch on a busy 2-core machine can take a while
 MAX_SUBMISSION_FILE = 1 << 20  # bytes; a bigger .py file is not copied
+# Module names the worker itself imports before any student code.
+HARNESS_MODULES = frozenset(Path(name).stem for name in HARNESS_FILES)
 
 
 class StudentFailure(Exception):
@@ -39,43 +43,110 @@ class StudentFailure(Exception):
         self.detail = detail
 
 
-def make_scratch(folders: dict[str, Path | None]) -> Path:
-    """A scratch copy: ``{"a1_attention": source folder}`` -> scratch/a1_attention/*.py.
+class SubmissionRefused(Exception):
+    """A submission folder that is not graded at all; the message says what to fix."""
 
-    Only Python modules are copied (test files too, they are public); a folder mapped to
-    None is created empty, so imports from it fail the ordinary way.
+    def __init__(self, en: str, es: str):
+        super().__init__(en)
+        self.en, self.es = en, es
+
+
+def read_modules(folder: Path) -> dict[str, bytes]:
+    """``{"attention.py": bytes}`` for the Python modules of one submission folder.
+
+    Every entry is checked with ``lstat`` before anything is read, and files are opened
+    without following links: a symbolic link (to a reference solution, to
+    ``/proc/self/environ``), a device or a pipe is refused whole, never followed.
+    Sub-folders (``__pycache__``) and other files are ignored.
+    """
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode):
+        raise SubmissionRefused(
+            f"{folder.name}/ is not a regular folder (a symbolic link?); submit the folder itself",
+            f"{folder.name}/ no es una carpeta normal (¿un enlace simbólico?); entrega la carpeta misma",
+        )
+    files = {}
+    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+        mode = entry.stat(follow_symlinks=False).st_mode
+        if stat.S_ISDIR(mode):
+            continue
+        if not stat.S_ISREG(mode):
+            raise SubmissionRefused(
+                f"{folder.name}/{entry.name} is not a regular file (a symbolic link, device or pipe); "
+                "submit plain files only",
+                f"{folder.name}/{entry.name} no es un archivo normal (un enlace simbólico, dispositivo o "
+                "tubería); entrega solo archivos normales",
+            )
+        if not entry.name.endswith(".py"):
+            continue
+        fd = os.open(entry.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced since the lstat
+                raise SubmissionRefused(f"{folder.name}/{entry.name} is not a regular file",
+                                        f"{folder.name}/{entry.name} no es un archivo normal")
+            data = os.read(fd, MAX_SUBMISSION_FILE + 1)
+        finally:
+            os.close(fd)
+        if len(data) <= MAX_SUBMISSION_FILE:
+            files[entry.name] = data
+    return files
+
+
+def shadowed_modules(names: list[str], taken: set[str] = frozenset()) -> list[str]:
+    """The module names in ``names`` that would hide a standard-library, installed or
+    course module (``taken``) from code that imports it, the harness's own included."""
+    found = []
+    for name in names:
+        if not name.isidentifier():
+            continue
+        if (name in sys.stdlib_module_names or name in sys.builtin_module_names or name in HARNESS_MODULES
+                or name in taken or importlib.util.find_spec(name) is not None):
+            found.append(name)
+    return found
+
+
+def refuse_shadowing(folder: str, files: dict[str, bytes], taken: set[str] = frozenset()) -> None:
+    shadows = shadowed_modules([Path(name).stem for name in files], taken)
+    if shadows:
+        names = ", ".join(f"{folder}/{name}.py" for name in shadows)
+        raise SubmissionRefused(
+            f"{names} shadows a module of the same name (Python's, an installed package's or the "
+            "course's) that the grader needs; rename the file and its imports",
+            f"{names} oculta un módulo del mismo nombre (de Python, de un paquete instalado o del curso) "
+            "que el corrector necesita; cambia el nombre del archivo y sus imports",
+        )
+
+
+def make_scratch(folders: dict[str, dict[str, bytes]]) -> Path:
+    """A scratch copy: ``{"a1_attention": {"attention.py": b"..."}}`` -> scratch/a1_attention/*.py.
+
+    The contents were read already (``read_modules``), so nothing here follows a link; a
+    folder mapped to ``{}`` is created empty, so imports from it fail the ordinary way.
     """
     scratch = Path(tempfile.mkdtemp(prefix="course-grade-"))
     harness = scratch / "_harness"
     harness.mkdir()
     for name in HARNESS_FILES:
-        shutil.copy2(Path(__file__).with_name(name), harness / name)
-    for name, src in folders.items():
+        shutil.copyfile(Path(__file__).with_name(name), harness / name)
+    for name, files in folders.items():
         dst = scratch / name
         dst.mkdir()
-        if src is None or not src.is_dir():
-            continue
-        for path in sorted(src.glob("*.py")):
-            if path.is_file() and path.stat().st_size <= MAX_SUBMISSION_FILE:
-                shutil.copyfile(path, dst / path.name)
+        for file_name, data in files.items():
+            (dst / file_name).write_bytes(data)
     return scratch
-
-
-def _limits() -> None:  # runs in the child before exec
-    import resource
-
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 20, 256 << 20))
 
 
 class StudentProcess:
     """One worker over a scratch folder; restarted on demand after a failure."""
 
-    def __init__(self, scratch: Path, folders: list[str], hidden: list[Path], isolation: str):
+    def __init__(self, scratch: Path, folders: list[str], hidden: list[Path], isolation: str, *,
+                 memory_gib: float = DEFAULT_MEMORY_GIB, forbidden: tuple[str, ...] = ()):
         self.scratch = scratch
         self.folders = [str(scratch / f) for f in folders]
         self.hidden = [str(p) for p in hidden if p.is_dir()]
         self.isolation = isolation
+        self.memory_bytes = int(memory_gib * (1 << 30))
+        self.forbidden = ",".join(forbidden)
         self.proc: subprocess.Popen | None = None
         self.req_w = self.resp_r = -1
         self.next_id = 0
@@ -83,19 +154,21 @@ class StudentProcess:
     # ------------------------------------------------------------------ lifecycle
 
     def _command(self, req_fd: int, resp_fd: int) -> list[str]:
-        worker = [sys.executable, "-I", str(self.scratch / "_harness" / "worker.py"), str(req_fd), str(resp_fd)]
-        worker += self.folders
+        worker = [sys.executable, "-I", str(self.scratch / "_harness" / "worker.py"), str(req_fd), str(resp_fd),
+                  str(self.memory_bytes), str(MAX_FILE_BYTES), self.forbidden, *self.folders]
         if self.isolation == "namespace":
-            return namespace_prefix() + ["sh", "-c", MOUNT_SCRIPT, "sh", *self.hidden, "--", *worker]
+            return sandbox_command(self.scratch, self.hidden, worker)
         return worker
 
-    def start(self) -> None:
+    def start(self, timeout: float = STARTUP_TIMEOUT) -> None:
         req_r, req_w = os.pipe()
         resp_r, resp_w = os.pipe()
+        # Inside the namespace /tmp is private to this worker; outside it, the scratch copy.
+        tmp = "/tmp" if self.isolation == "namespace" else str(self.scratch)
         env = {
             "PATH": os.environ.get("PATH", os.defpath),
-            "HOME": str(self.scratch),
-            "TMPDIR": str(self.scratch),
+            "HOME": tmp,
+            "TMPDIR": tmp,
             "LANG": "C.UTF-8",
             "OMP_NUM_THREADS": "1",
             "PYTHONHASHSEED": "0",
@@ -111,14 +184,13 @@ class StudentProcess:
                 stderr=subprocess.DEVNULL,
                 pass_fds=(req_r, resp_w),
                 start_new_session=True,
-                preexec_fn=_limits,
             )
         finally:
             os.close(req_r)
             os.close(resp_w)
         self.req_w, self.resp_r = req_w, resp_r
         try:
-            ready = self._read_reply(time.monotonic() + STARTUP_TIMEOUT)
+            ready = self._read_reply(time.monotonic() + timeout)
         except StudentFailure as exc:
             self.stop()
             raise StudentFailure("startup", f"the grading process for your code could not start ({exc.detail})") from None
@@ -180,10 +252,13 @@ class StudentProcess:
         (n,) = struct.unpack(">Q", self._read_exact(8, deadline))
         if n > wire.MAX_FRAME_BYTES:
             raise StudentFailure("protocol", f"a reply of {n} bytes is larger than allowed")
+        data = self._read_exact(n, deadline)
         try:
-            return wire.decode(self._read_exact(n, deadline))
+            return wire.decode(data)
         except wire.WireError as exc:
             raise StudentFailure("protocol", f"the reply is not valid plain data ({exc})") from None
+        except Exception as exc:  # noqa: BLE001 - whatever the bytes do to the decoder, it is this call's failure
+            raise StudentFailure("protocol", f"the reply could not be decoded ({type(exc).__name__})") from None
 
     def _write(self, payload: bytes, deadline: float) -> None:
         data = memoryview(struct.pack(">Q", len(payload)) + payload)
@@ -199,11 +274,12 @@ class StudentProcess:
                     raise StudentFailure("crash", self._exit_description()) from None
                 data = data[n:]
 
-    def request(self, message: dict, timeout: float) -> dict:
-        """Send one request and return the decoded reply dict (``ok`` or ``error``)."""
+    def request(self, message: dict, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> dict:
+        """Send one request and return the decoded reply dict (``ok`` or ``error``); a
+        worker is started first (within ``startup_timeout``) if none is running."""
         if self.proc is None or self.proc.poll() is not None:
             self.stop()
-            self.start()
+            self.start(startup_timeout)
         self.next_id += 1
         message = dict(message, id=self.next_id)
         deadline = time.monotonic() + timeout

@@ -10,23 +10,47 @@ Prerequisites: an assignment that imports earlier ones (a4 imports a1-a3) runs a
 the *reference* versions of those, so a broken a1 costs points in a1 only. That puts
 reference code in the student's process, which may read it; so every text that comes
 back from that process is redacted of any line of a reference solution region before it
-reaches feedback, and nothing it prints is kept at all.
+reaches feedback, and nothing it prints is kept at all. Redaction alone cannot stop a
+line leaving encoded (base64, reversed, one character at a time), so for such an
+assignment no free text comes back at all: an exception is its type (a built-in one, or
+"an exception of your own class") and the file:line of the student's own code, checked
+against the student's files.
+
+Every reply is checked against its request (counts, types) before a grader sees it, and
+the student's side has a time budget per assignment that covers worker start-ups as well
+as calls.
 """
 
 from __future__ import annotations
 
+import ast
+import builtins
+import re
 import shutil
+import time
 from pathlib import Path
+
+import torch
 
 from . import course, forbidden
 from .checks import CheckFailure
 from .course import Assignment
-from .harness import SCRIPT_TORCH
-from .isolation import DEFAULT_TIMEOUT
-from .sandbox import StudentFailure, StudentProcess, make_scratch
+from .harness import SCRIPT_TORCH, forbidden_name
+from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
+from .sandbox import (STARTUP_TIMEOUT, StudentFailure, StudentProcess, SubmissionRefused, make_scratch,
+                      read_modules, refuse_shadowing)
 from .stubs import NOT_IMPLEMENTED, solution_code_lines
+from .wire import Unsupported
 
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
+# Exception type names shown as they are when reference code ran beside the student's.
+_KNOWN_TYPES = frozenset(name for name, value in vars(builtins).items()
+                         if isinstance(value, type) and issubclass(value, BaseException)) | {
+    "HarnessError", "ForbiddenShortcut", "OutOfMemoryError", "LinAlgError"}
+_KNOWN_VALUE_TYPES = frozenset(name for name, value in vars(builtins).items() if isinstance(value, type)) | {
+    "Tensor", "Parameter", "Module", "Generator", "device", "dtype", "function", "method", "generator"}
+_WHERE = re.compile(r"([\w.-]+\.py):(\d{1,6}) in ([\w<>]{1,80})")
+_QUALNAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*){0,3}")
 
 
 def _text(value, limit: int) -> str:
@@ -44,9 +68,25 @@ def _references(value) -> set[str]:
     return set()
 
 
+def _step_targets(fields: dict) -> tuple[str, ...]:
+    return tuple(step[1] for step in fields.get("steps") or ())
+
+
+def _mismatch(target: str, what: str) -> CheckFailure:
+    return CheckFailure(
+        f"{target}: the reply from your code's process does not match the request ({what})",
+        f"{target}: la respuesta del proceso de tu código no corresponde a la petición ({what})",
+    )
+
+
+def _tensor_or_none(value) -> bool:
+    return value is None or isinstance(value, torch.Tensor)
+
+
 class Student:
     def __init__(self, assignment: Assignment, submission: Path, *, isolation: str = "none",
-                 timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = (), references: Path | None = None):
+                 timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = (), references: Path | None = None,
+                 memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET):
         self.assignment = assignment
         self.folder = Path(submission) / assignment.name
         references = references if references is not None else course.solutions_dir()
@@ -55,24 +95,55 @@ class Student:
         self.secrets = solution_code_lines([p for f in self.prerequisites.values() for p in f.glob("*.py")], min_len=8)
         self.isolation = isolation
         self.timeout = timeout
+        self.memory_gib = memory_gib
+        self.budget = budget
+        self.spent = 0.0  # seconds of start-ups and calls so far
         self.hidden = list(hidden)
         self.hung: set[str] = set()
-        self.refusals = self._scan() if self.folder.is_dir() else {}
+        self.files: dict[str, bytes] = {}
+        self.refused: SubmissionRefused | None = None
+        if self.folder.is_dir() or self.folder.is_symlink():
+            try:
+                self.files = read_modules(self.folder)
+                taken = {path.stem for f in self.prerequisites.values() for path in f.glob("*.py")}
+                refuse_shadowing(assignment.name, self.files, taken)
+            except SubmissionRefused as exc:
+                self.refused, self.files = exc, {}
+        self.defined = self._defined_names() | self._defined_names(references / assignment.name)
+        self.refusals = self._scan() if self.files else {}
         self._scratch: Path | None = None
         self._proc: StudentProcess | None = None
+
+    def _sources(self):
+        for name, data in self.files.items():
+            if not (name.startswith("test_") or name == "conftest.py"):
+                yield name, data.decode("utf-8", errors="replace")
+
+    def _defined_names(self, folder: Path | None = None) -> set[str]:
+        """Functions and classes the student's own modules (or the reference modules in
+        ``folder``) define: the names an error location or "not implemented" may cite."""
+        names = {"<module>", "<lambda>", "<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
+        sources = self._sources() if folder is None else (
+            (path.name, path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.py")))
+        for name, text in sources:
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        return names
 
     def _scan(self) -> dict[str, list[forbidden.Finding]]:
         """Forbidden shortcuts per module; helper modules of the student's count for all."""
         names = tuple(sorted({n for ns in self.assignment.forbidden.values() for n in ns}))
         found: dict[str, list[forbidden.Finding]] = {}
         helpers: list[forbidden.Finding] = []
-        for path in sorted(self.folder.glob("*.py")):
-            if path.name.startswith("test_") or path.name == "conftest.py":
-                continue
-            own = self.assignment.forbidden.get(path.stem)
-            hits = forbidden.scan(path.read_text(encoding="utf-8", errors="replace"), own or names, path.name)
-            if path.stem in self.assignment.modules:
-                found[path.stem] = hits
+        for name, text in self._sources():
+            stem = Path(name).stem
+            own = self.assignment.forbidden.get(stem)
+            hits = forbidden.scan(text, own or names, name)
+            if stem in self.assignment.modules:
+                found[stem] = hits
             else:
                 helpers += hits
         return {m: found.get(m, []) + helpers for m in self.assignment.modules}
@@ -81,9 +152,13 @@ class Student:
 
     def _process(self) -> StudentProcess:
         if self._proc is None:
-            folders = {self.assignment.name: self.folder, **self.prerequisites}
+            folders = {self.assignment.name: self.files}
+            folders.update({name: read_modules(path) if path.is_dir() else {}
+                            for name, path in self.prerequisites.items()})
             self._scratch = make_scratch(folders)
-            self._proc = StudentProcess(self._scratch, list(folders), self.hidden, self.isolation)
+            forbidden_names = tuple(sorted({n for ns in self.assignment.forbidden.values() for n in ns}))
+            self._proc = StudentProcess(self._scratch, list(folders), self.hidden, self.isolation,
+                                        memory_gib=self.memory_gib, forbidden=forbidden_names)
         return self._proc
 
     def close(self) -> None:
@@ -117,6 +192,8 @@ class Student:
         it runs (default: ``[target]``), each checked as :meth:`_check_target` says.
         """
         name = self.assignment.name
+        if self.refused is not None:
+            raise CheckFailure(self.refused.en, self.refused.es)
         if not self.folder.is_dir():
             raise CheckFailure(
                 f"{name}/ is missing from the submission",
@@ -124,12 +201,27 @@ class Student:
             )
         for each in ([target] if checked is None else checked):
             self._check_target(each)
+        left = self.budget - self.spent
+        budget_used = CheckFailure(
+            f"the time budget of {self.budget:g} s for your code in {name} (start-ups and calls together) "
+            "is used up, so this check did not run",
+            f"se agotó el tiempo total de {self.budget:g} s para tu código en {name} (arranques y llamadas "
+            "juntos), así que esta prueba no se ejecutó",
+        )
+        if left <= 0:
+            raise budget_used
         limit = self.timeout if timeout is None else timeout
         limit = min(limit, RETRY_TIMEOUT) if target in self.hung else limit
+        by_budget = left < limit
+        limit = min(limit, left)
+        started = time.monotonic()
         try:
-            reply = self._process().request({"op": op, "target": target, **fields}, limit)
+            reply = self._process().request({"op": op, "target": target, **fields}, limit,
+                                            startup_timeout=min(STARTUP_TIMEOUT, left))
         except StudentFailure as exc:
-            if exc.kind == "timeout":
+            if exc.kind == "timeout" or (exc.kind == "startup" and time.monotonic() - started >= left):
+                if by_budget or time.monotonic() - started >= left:
+                    raise budget_used from None
                 self.hung.add(target)
                 raise CheckFailure(
                     f"{target} did not finish within {limit:g} s (an infinite loop?)",
@@ -139,12 +231,14 @@ class Student:
                 f"running {target} failed: {exc.detail}",
                 f"la ejecución de {target} falló: {exc.detail}",
             ) from None
-        return reply
+        finally:
+            self.spent += time.monotonic() - started
+        return self._clean(reply)
 
     def _run(self, op: str, target: str, fields: dict, **options):
         reply = self._request(op, target, fields, **options)
         if "error" in reply:
-            error = self._error(reply)
+            error = self._error(reply, _step_targets(fields))
             raise self._error_failure(error.pop("target", None) or target, error)
         return reply["ok"]
 
@@ -153,43 +247,107 @@ class Student:
             return "[message withheld: it quoted reference code / mensaje ocultado: citaba código de referencia]"
         return text
 
-    def _error(self, reply: dict) -> dict:
-        """The student's exception as {type, message, where}: bounded, redacted strings."""
+    def _clean(self, value, depth: int = 0):
+        """With reference code in the student's process, the names of unsupported objects
+        are free text too: only built-in type names stay."""
+        if not self.prerequisites or depth > 64:
+            return value
+        if isinstance(value, Unsupported):
+            return value if value.type_name in _KNOWN_VALUE_TYPES else Unsupported("object")
+        if isinstance(value, list):
+            return [self._clean(v, depth + 1) for v in value]
+        if isinstance(value, dict):
+            return {k: self._clean(v, depth + 1) for k, v in value.items()}
+        return value
+
+    def _where(self, where: str) -> str:
+        """``file.py:LINE in name`` if it names the student's own file and definition."""
+        match = _WHERE.fullmatch(where)
+        if not match or match.group(1) not in self.files:
+            return ""
+        name = match.group(3) if match.group(3) in self.defined else "?"
+        return f"{match.group(1)}:{int(match.group(2))} in {name}"
+
+    def _message(self, kind: str, message: str) -> str:
+        """The exception's message, or, with reference code beside the student's, only
+        the two messages the grading process can check: not implemented, forbidden call."""
+        if not self.prerequisites:
+            return self._redact(message)
+        if kind == "NotImplementedError" and message.startswith(NOT_IMPLEMENTED):
+            qualname = message[len(NOT_IMPLEMENTED):]
+            if _QUALNAME.fullmatch(qualname) and all(part in self.defined for part in qualname.split(".")):
+                return message
+        if kind == "ForbiddenShortcut" and _QUALNAME.fullmatch(message) and message.startswith("torch"):
+            names = {n for ns in self.assignment.forbidden.values() for n in ns}
+            if forbidden_name(message.rsplit(".", 1)[-1], names):
+                return message
+        return ""
+
+    def _error(self, reply: dict, steps: tuple[str, ...] = ()) -> dict:
+        """The student's exception as {type, message, where}: bounded, checked strings."""
         error = reply["error"] if isinstance(reply["error"], dict) else {}
-        found = {
-            "type": self._redact(_text(error.get("type"), 80)),
-            "message": self._redact(_text(error.get("message"), 300)),
-            "where": self._redact(_text(error.get("where"), 120)),
-        }
+        kind = _text(error.get("type"), 80)
+        if self.prerequisites:
+            kind = kind if kind in _KNOWN_TYPES else "an exception of its own class"
+            where = self._where(_text(error.get("where"), 200))
+        else:
+            kind, where = self._redact(kind), self._redact(_text(error.get("where"), 120))
+        found = {"type": kind, "message": self._message(kind, _text(error.get("message"), 300)), "where": where}
         step = _text(error.get("target"), 120)
-        if step:  # the script step that raised; "$vocab.encode" reads "vocab.encode"
-            found["target"] = self._redact(step.lstrip("$"))
+        if step in steps:  # the script step that raised; "$vocab.encode" reads "vocab.encode"
+            found["target"] = step.lstrip("$")
         return found
 
     @staticmethod
     def _not_implemented(error: dict) -> bool:
         return error["type"] == "NotImplementedError" and error["message"].startswith(NOT_IMPLEMENTED)
 
-    @classmethod
-    def _error_failure(cls, target: str, error: dict) -> CheckFailure:
+    def _error_failure(self, target: str, error: dict) -> CheckFailure:
         kind, message, where = error["type"], error["message"], error["where"]
-        if cls._not_implemented(error):
+        if self._not_implemented(error):
             return CheckFailure(message, f"aún sin implementar: {message[len(NOT_IMPLEMENTED):]}")
         at = f" ({where})" if where else ""
+        if kind == "ForbiddenShortcut" and message:
+            return CheckFailure(
+                f"no credit for {target}: it called {message}{at}, which this exercise asks you to build",
+                f"sin puntos para {target}: llamó a {message}{at}, que este ejercicio te pide construir",
+            )
+        if kind in ("MemoryError", "OutOfMemoryError") or "can't allocate memory" in message \
+                or "DefaultCPUAllocator" in message:
+            return CheckFailure(
+                f"{target} exceeded the memory limit ({self.memory_gib:g} GiB){at}",
+                f"{target} superó el límite de memoria ({self.memory_gib:g} GiB){at}",
+            )
+        if self.prerequisites and not message:
+            return CheckFailure(
+                f"{target} raised {kind}{at}; its message is not shown because reference code runs beside "
+                "yours here (the public tests show it)",
+                f"{target} lanzó {kind}{at}; su mensaje no se muestra porque aquí se ejecuta código de "
+                "referencia junto al tuyo (las pruebas públicas lo muestran)",
+            )
         return CheckFailure(f"{target} raised {kind}: {message}{at}", f"{target} lanzó {kind}: {message}{at}")
 
-    def error_of(self, target: str, *args, **kwargs) -> dict | None:
-        """The exception ``target(*args, **kwargs)`` raises ({type, message, where}), or None.
-
-        For graders that expect an error; "not implemented yet" still fails the check.
-        """
-        reply = self._request("call", target, {"args": list(args), "kwargs": kwargs})
+    def _expected_error(self, reply: dict, fields: dict, label: str) -> dict | None:
         if "error" not in reply:
             return None
-        error = self._error(reply)
+        error = self._error(reply, _step_targets(fields))
         if self._not_implemented(error):
-            raise self._error_failure(target, error)
+            raise self._error_failure(error.get("target") or label, error)
+        raw = reply["error"].get("message") if isinstance(reply["error"], dict) else None
+        error["shown"] = error["message"] or "[message not shown: reference code runs beside yours / mensaje no mostrado]"
+        error["message"] = _text(raw, 300)
         return error
+
+    def error_of(self, target: str, *args, **kwargs) -> dict | None:
+        """The exception ``target(*args, **kwargs)`` raises ({type, message, shown, where}), or None.
+
+        For graders that expect an error; "not implemented yet" still fails the check.
+        ``message`` is the exception's own text, for checks only; a failure message
+        quotes ``shown``, which is empty of free text when reference code ran beside the
+        student's (it could carry that code out, encoded).
+        """
+        fields = {"args": list(args), "kwargs": kwargs}
+        return self._expected_error(self._request("call", target, fields), fields, target)
 
     def call(self, target: str, *args, model_spec: dict | None = None, generator_seed: int | None = None, **kwargs):
         """``target(*args, **kwargs)`` in the student's process; the result as plain data.
@@ -207,16 +365,40 @@ class Student:
         reply = self._run("grad", target, {
             "args": list(args), "kwargs": kwargs, "wrt": list(wrt), "output": output, "grad_output": grad_output,
         })
-        if not isinstance(reply, dict) or not isinstance(reply.get("grads"), list):
-            raise CheckFailure(f"{target}: unreadable gradient reply", f"{target}: respuesta de gradientes ilegible")
-        return reply.get("result"), reply["grads"]
+        if not isinstance(reply, dict) or not isinstance(reply.get("grads"), list) or "result" not in reply:
+            raise _mismatch(target, "no gradient list")
+        grads = reply["grads"]
+        if len(grads) != len(wrt) or not all(_tensor_or_none(g) for g in grads):
+            raise _mismatch(target, f"{len(wrt)} gradients asked for, {len(grads)} values came back")
+        return reply["result"], grads
 
     def module(self, target: str, *init_args, **fields) -> dict:
         """Build ``target(*init_args, **init_kwargs)`` and report on it; see ``harness.op_module``."""
         reply = self._run("module", target, {"init_args": list(init_args), **fields})
-        if not isinstance(reply, dict) or not isinstance(reply.get("parameters"), dict):
-            raise CheckFailure(f"{target}: unreadable module report", f"{target}: informe del módulo ilegible")
+        self._check_module_report(target, reply, fields)
         return reply
+
+    @staticmethod
+    def _check_module_report(target: str, reply, fields: dict) -> None:
+        if not isinstance(reply, dict) or not isinstance(reply.get("parameters"), dict):
+            raise _mismatch(target, "no parameter report")
+        for entry in reply["parameters"].values():
+            if not (isinstance(entry, dict) and isinstance(entry.get("value"), torch.Tensor)
+                    and isinstance(entry.get("requires_grad"), bool)):
+                raise _mismatch(target, "a parameter without a tensor value")
+        if not (isinstance(reply.get("buffers"), list) and all(isinstance(b, str) for b in reply["buffers"])
+                and type(reply.get("num_parameters")) is int and isinstance(reply.get("attributes"), dict)):
+            raise _mismatch(target, "buffers, parameter count or attributes missing")
+        if "inputs" in fields and "output" not in reply:
+            raise _mismatch(target, "no output")
+        if "inputs" in fields and fields.get("grad_output") is not None:
+            wrt = [x for x in fields["inputs"] if isinstance(x, torch.Tensor) and x.is_floating_point()]
+            grads, param_grads = reply.get("input_grads"), reply.get("param_grads")
+            if not (isinstance(grads, list) and len(grads) == len(wrt) and all(_tensor_or_none(g) for g in grads)):
+                raise _mismatch(target, f"{len(wrt)} input gradients asked for")
+            if not (isinstance(param_grads, dict) and param_grads.keys() == reply["parameters"].keys()
+                    and all(_tensor_or_none(g) for g in param_grads.values())):
+                raise _mismatch(target, "parameter gradients missing")
 
     def _script_fields(self, steps, model_spec, returns, state):
         """Validate a script in this process: (label for messages, submission targets, request fields)."""
@@ -261,18 +443,18 @@ class Student:
         """
         label, checked, fields = self._script_fields(steps, model_spec, returns, state)
         reply = self._run("script", label, fields, checked=checked, timeout=timeout)
-        if not isinstance(reply, dict):
-            raise CheckFailure(f"{label}: unreadable reply", f"{label}: respuesta ilegible")
+        expected = set(returns) | ({"state"} if state else set())
+        if not isinstance(reply, dict) or set(reply) != expected:
+            raise _mismatch(label, f"values {sorted(expected)} asked for")
+        if state and not (isinstance(reply["state"], dict)
+                          and all(isinstance(v, torch.Tensor) for v in reply["state"].values())):
+            raise _mismatch(label, "model parameters missing")
         return reply
 
     def script_error(self, steps: list, *, model_spec: dict | None = None, timeout: float | None = None) -> dict | None:
-        """The exception a script raises ({type, message, where, target}), or None if every
-        step succeeds; like :meth:`error_of`, "not implemented yet" still fails the check."""
+        """The exception a script raises ({type, message, shown, where, target}), or None if
+        every step succeeds; like :meth:`error_of`, "not implemented yet" still fails the
+        check, and failure messages quote ``shown``, never ``message``."""
         label, checked, fields = self._script_fields(steps, model_spec, [], False)
         reply = self._request("script", label, fields, checked=checked, timeout=timeout)
-        if "error" not in reply:
-            return None
-        error = self._error(reply)
-        if self._not_implemented(error):
-            raise self._error_failure(error.get("target") or label, error)
-        return error
+        return self._expected_error(reply, fields, label)

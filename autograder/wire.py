@@ -22,6 +22,8 @@ import torch
 
 MAX_FRAME_BYTES = 256 * 1024 * 1024
 MAX_DEPTH = 32
+MAX_DIMS = 16  # a tensor's rank
+MAX_DIM_SIZE = 1 << 31  # one dimension's size, also of an empty tensor
 
 _DTYPES = {
     "float16": torch.float16,
@@ -101,7 +103,8 @@ def _decode_tensor(spec) -> torch.Tensor:
     name, shape, data = spec
     if name not in _DTYPES:
         raise WireError(f"tensor dtype {name!r} is not allowed")
-    if not (isinstance(shape, list) and all(type(s) is int and 0 <= s for s in shape)):
+    if not (isinstance(shape, list) and len(shape) <= MAX_DIMS
+            and all(type(s) is int and 0 <= s < MAX_DIM_SIZE for s in shape)):
         raise WireError("malformed tensor shape")
     if not isinstance(data, str):
         raise WireError("malformed tensor data")
@@ -142,11 +145,17 @@ def from_plain(obj, depth: int = 0):
 
 
 def decode(data: bytes):
+    """The message in ``data``; whatever is wrong with the bytes raises ``WireError``."""
     try:
         obj = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise WireError(f"not a valid message: {exc.__class__.__name__}") from exc
-    return from_plain(obj)
+    try:
+        return from_plain(obj)
+    except WireError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - e.g. a shape torch cannot allocate
+        raise WireError(f"not a valid message: {exc.__class__.__name__}") from exc
 
 
 # ----------------------------------------------------------------------------- frames

@@ -1,32 +1,45 @@
-"""Main loop of the student's process: ``python -I worker.py REQ_FD RESP_FD FOLDER...``.
+"""Main loop of the student's process:
+``python -I worker.py REQ_FD RESP_FD MEMORY_BYTES FILE_BYTES FORBIDDEN FOLDER...``.
 
 The first FOLDER holds the student's modules; the others hold reference prerequisites.
+FORBIDDEN is a comma-separated list of torch names the exercise asks the student to
+build; they raise here when called (``harness.forbid``).
 
-Started by ``sandbox.StudentProcess`` from a scratch copy of the submission. It reads
-requests from REQ_FD, runs them with ``harness.handle`` and writes replies to RESP_FD.
-The student's own stdout and stderr go to /dev/null: nothing the student prints can
-look like a grading result. The first frame it writes is ``{"ready": true}``.
+Started by ``sandbox.StudentProcess`` from a scratch copy of the submission. Before any
+student code can run, it caps its own resources, points stdout/stderr at /dev/null
+(nothing the student prints can look like a grading result), imports the harness, the
+codec and torch, and only then puts the submission's folders on the import path, so no
+submitted file can stand in for a module the harness uses. It reads requests from REQ_FD,
+runs them with ``harness.handle`` and writes replies to RESP_FD. The first frame it
+writes is ``{"ready": true}``.
 """
 
 import os
+import resource
 import sys
 
 
 def main() -> None:
     req_fd, resp_fd = int(sys.argv[1]), int(sys.argv[2])
-    folders = sys.argv[3:]
+    memory, file_size = int(sys.argv[3]), int(sys.argv[4])
+    forbidden = [name for name in sys.argv[5].split(",") if name]
+    folders = sys.argv[6:]
+
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
 
-    # The harness sits beside this file; the submission's folders come first on the path.
-    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
-    sys.path[:0] = folders
     sys.dont_write_bytecode = True
-
+    sys.path.append(os.path.dirname(os.path.abspath(__file__)))
     import harness
     import wire
+
+    harness.forbid(forbidden)
+    sys.path[:0] = folders
 
     # Error locations point into the student's own files only.
     roots = [os.path.abspath(folders[0]) + os.sep]

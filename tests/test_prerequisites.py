@@ -38,8 +38,11 @@ for _text in _sources.values():
     print(_text)
     print(_text, file=sys.stderr)
 for _i, _text in enumerate(_sources.values()):
-    with open(f"leak-{_i}.py", "w") as _f:
-        _f.write(_text)
+    try:  # the scratch copy is read-only in the namespace sandbox
+        with open(f"leak-{_i}.py", "w") as _f:
+            _f.write(_text)
+    except OSError:
+        pass
 # The reference prerequisites in the scratch copy still carry their solution markers.
 _REGIONS = [
     _part.split("### END SOLUTION")[0].strip()
@@ -64,7 +67,9 @@ def test_reference_code_never_reaches_results(tmp_path):
     g = run_grade(sub, tmp_path / "out", "--only", "a4_transformer", "--seed", "8", env={"TMPDIR": str(scratch)})
     assert g.rc == 0, g.stderr
     published = (tmp_path / "out" / "results.json").read_text(encoding="utf-8") + g.stdout
-    assert published.count("message withheld") >= 4, "the test should have made the code quote reference lines"
+    # The errors quoted reference lines; with reference code beside the student's, no
+    # exception text comes back at all, only its type and the student's file:line.
+    assert published.count("its message is not shown") >= 4, "the test should have made the code raise"
     for path in SOLUTIONS.glob("a[123]_*/*.py"):
         for region in solution_texts(path.read_text(encoding="utf-8"), str(path)):
             for line in region.splitlines():

@@ -118,6 +118,6 @@ def test_indivisible_sizes_raise_value_error(student, rng):
     )
     checks.expect(
         str(d_model) in error["message"] and str(h) in error["message"],
-        f"the message should say what to fix and name d_model={d_model} and num_heads={h}: {error['message']!r}",
-        f"el mensaje debería decir qué corregir y nombrar d_model={d_model} y num_heads={h}: {error['message']!r}",
+        f"the message should say what to fix and name d_model={d_model} and num_heads={h}: {error['shown']!r}",
+        f"el mensaje debería decir qué corregir y nombrar d_model={d_model} y num_heads={h}: {error['shown']!r}",
     )

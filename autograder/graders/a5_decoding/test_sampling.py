@@ -153,6 +153,6 @@ def test_invalid_arguments(student, rng):
         checks.expect(
             error is not None and error["type"] == "ValueError" and name in error["message"],
             f"sample_next_token({name}={value}) should raise ValueError naming {name}, got "
-            f"{error['type'] + ': ' + error['message'] if error else 'no error'}",
+            f"{error['type'] + ': ' + error['shown'] if error else 'no error'}",
             f"sample_next_token({name}={value}) debería lanzar ValueError nombrando {name}",
         )

@@ -109,6 +109,6 @@ def test_encode_and_decode(student, rng):
     error = student.script_error([["v", "vocab.Vocab", [words], {}], ["d", "$v.decode", [[4, bad]], {}]])
     checks.expect(error is not None and error["type"] == "IndexError" and str(len(v)) in error["message"],
                   f"decode([4, {bad}]) with a vocabulary of {len(v)} must raise IndexError naming that size; "
-                  + (f"it raised {error['type']}: {error['message']}" if error else "it returned"),
+                  + (f"it raised {error['type']}: {error['shown']}" if error else "it returned"),
                   f"decode([4, {bad}]) con un vocabulario de {len(v)} debe lanzar IndexError que diga ese tamaño; "
-                  + (f"lanzó {error['type']}: {error['message']}" if error else "devolvió un valor"))
+                  + (f"lanzó {error['type']}: {error['shown']}" if error else "devolvió un valor"))
