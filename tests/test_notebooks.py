@@ -197,5 +197,6 @@ def test_failures_explain_without_source_and_prerequisites_use_the_reference(bui
         text = "\n".join(failed[grade_id].traceback)
         assert "run_grader" not in text and "Traceback" not in text and not any(s in text for s in secrets), text
     assert "uses torch.nn.functional.scaled_dot_product_attention" in failed["test_multihead-test_parameter_count"].evalue
-    assert "withheld" in failed["test_feedforward-test_output"].evalue
+    # With reference code beside the student's, an exception comes back as its type only.
+    assert "its message is not shown" in failed["test_feedforward-test_output"].evalue
     assert "off" in failed["test_positional-test_forward_adds_positions"].evalue

@@ -1,10 +1,17 @@
 """Student code never decides its own verdict, and never sees what is hidden."""
 
+import ast
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 
+from autograder import course, wire
 from autograder.isolation import namespaces_available
+from autograder.sandbox import SubmissionRefused, read_modules, refuse_shadowing
+from autograder.wire import WireError
 
 from helpers import ROOT, make_submission, run_grade
 
@@ -116,3 +123,86 @@ def test_scratch_copy_is_deleted_and_prints_never_reach_results(tmp_path):
     assert g.rc == 0 and g.results["score"] == g.results["max_score"]
     assert "LEAK-MARKER" not in (tmp_path / "out" / "results.json").read_text() + g.stdout
     assert not [p for p in os.listdir(scratch_tmp) if p.startswith("course-grade-")]
+
+
+# ------------------------------------------------------------------ the scratch copy and the wire
+
+
+def test_scratch_copy_refuses_links_devices_and_pipes(tmp_path):
+    """Is a submission folder holding a symbolic link, or a pipe, refused before anything is read?"""
+    folder = tmp_path / "a1_attention"
+    folder.mkdir()
+    (folder / "masks.py").write_text("X = 1\n")
+    (folder / "__pycache__").mkdir()  # folders are ignored, not refused
+    (folder / "notes.txt").write_text("ignored\n")
+    assert read_modules(folder) == {"masks.py": b"X = 1\n"}
+    (folder / "attention.py").symlink_to(ROOT / "solutions" / "a1_attention" / "attention.py")
+    with pytest.raises(SubmissionRefused, match="not a regular file"):
+        read_modules(folder)
+    (folder / "attention.py").unlink()
+    os.mkfifo(folder / "helper.py")  # reading it would block the grader forever
+    with pytest.raises(SubmissionRefused, match="not a regular file"):
+        read_modules(folder)
+    (folder / "helper.py").unlink()
+    link = tmp_path / "linked"
+    link.symlink_to(folder)
+    with pytest.raises(SubmissionRefused, match="not a regular folder"):
+        read_modules(link)
+
+
+@pytest.mark.parametrize("name", ["json", "traceback", "torch", "numpy", "harness", "wire", "attention"])
+def test_modules_that_shadow_others_are_refused(name):
+    """Is a submitted module named like a standard, installed, harness or prerequisite module refused?"""
+    with pytest.raises(SubmissionRefused, match="shadows"):
+        refuse_shadowing("a3_blocks", {f"{name}.py": b"", "multihead.py": b""}, taken={"attention", "masks"})
+
+
+def test_own_helper_modules_are_accepted():
+    """Are the student's own helper modules, with names nobody else uses, accepted?"""
+    refuse_shadowing("a3_blocks", {"multihead.py": b"", "my_helpers.py": b"", "test_multihead.py": b""},
+                     taken={"attention", "masks"})
+
+
+@pytest.mark.parametrize("shape", [[2**63, 0], [-1], [1] * 17, [2**40, 2**40], ["2"]])
+def test_absurd_tensor_shapes_are_protocol_errors(shape):
+    """Does a reply claiming an absurd tensor shape fail to decode as a protocol error, not a crash?"""
+    message = json.dumps({"$tensor": ["float32", shape, ""]}).encode()
+    with pytest.raises(WireError):
+        wire.decode(message)
+
+
+def test_forbidden_names_raise_in_the_worker_however_reached():
+    """Do forbidden torch functions raise in the student's process even when the name is built at run time?"""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "import harness, torch\n"
+        "harness.forbid(sys.argv[2].split(','))\n"
+        "import torch.nn.functional as F\n"
+        "q = torch.ones(1, 2, 4)\n"
+        "calls = [lambda: getattr(F, 'scaled_dot_product' + '_attention')(q, q, q),\n"
+        "         lambda: torch.ops.aten.scaled_dot_product_attention(q, q, q),\n"
+        "         lambda: torch._scaled_dot_product_flash_attention_for_cpu(q, q, q),\n"
+        "         lambda: torch.nn.MultiheadAttention(4, 2)]\n"
+        "for call in calls:\n"
+        "    try:\n"
+        "        call()\n"
+        "        print('allowed')\n"
+        "    except harness.ForbiddenShortcut as exc:\n"
+        "        print('blocked', exc)\n"
+        "print(torch.softmax(q, -1).shape == q.shape, isinstance(torch.nn.Linear(2, 2), torch.nn.MultiheadAttention))\n"
+    )
+    names = ",".join(course.get("a1_attention").forbidden["attention"])
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "autograder"), names],
+                         capture_output=True, text=True, timeout=300, check=True).stdout.splitlines()
+    assert [line.split()[0] for line in out[:4]] == ["blocked"] * 4, out
+    assert out[4] == "True False", out  # ordinary torch and isinstance checks still work
+
+
+def test_graders_never_quote_an_expected_errors_message():
+    """Do graders quote error['shown'], never error['message'], whose text may carry reference code out?"""
+    for path in course.GRADERS_DIR.rglob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FormattedValue):
+                quoted = [n for n in ast.walk(node.value)
+                          if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and n.slice.value == "message"]
+                assert not quoted, f"{path.name}:{node.lineno} quotes error['message']; quote error['shown']"
