@@ -284,7 +284,8 @@ class Student:
         return ""
 
     def _error(self, reply: dict, steps: tuple[str, ...] = ()) -> dict:
-        """The student's exception as {type, message, where}: bounded, checked strings."""
+        """The student's exception as {type, message, where, memory}: bounded, checked
+        strings, and whether it ran out of memory."""
         error = reply["error"] if isinstance(reply["error"], dict) else {}
         kind = _text(error.get("type"), 80)
         if self.prerequisites:
@@ -292,7 +293,9 @@ class Student:
             where = self._where(_text(error.get("where"), 200))
         else:
             kind, where = self._redact(kind), self._redact(_text(error.get("where"), 120))
-        found = {"type": kind, "message": self._message(kind, _text(error.get("message"), 300)), "where": where}
+        raw = _text(error.get("message"), 300)
+        found = {"type": kind, "message": self._message(kind, raw), "where": where,
+                 "memory": kind in ("MemoryError", "OutOfMemoryError") or "can't allocate memory" in raw}
         step = _text(error.get("target"), 120)
         if step in steps:  # the script step that raised; "$vocab.encode" reads "vocab.encode"
             found["target"] = step.lstrip("$")
@@ -312,8 +315,7 @@ class Student:
                 f"no credit for {target}: it called {message}{at}, which this exercise asks you to build",
                 f"sin puntos para {target}: llamó a {message}{at}, que este ejercicio te pide construir",
             )
-        if kind in ("MemoryError", "OutOfMemoryError") or "can't allocate memory" in message \
-                or "DefaultCPUAllocator" in message:
+        if error.get("memory"):
             return CheckFailure(
                 f"{target} exceeded the memory limit ({self.memory_gib:g} GiB){at}",
                 f"{target} superó el límite de memoria ({self.memory_gib:g} GiB){at}",
