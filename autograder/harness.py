@@ -162,17 +162,34 @@ def _build(spec):
     return module
 
 
+def _parameter(module, name, params):
+    """The parameter a grader calls ``name``: found by its attribute path first (the names
+    the exercise documents, e.g. ``linear1.weight``, also when ``self.linear1`` is an alias
+    of ``self.net[0]``), else by ``named_parameters()``."""
+    obj = module
+    for part in name.split("."):
+        try:
+            obj = obj[int(part)] if part.isdigit() and isinstance(obj, (torch.nn.Sequential, torch.nn.ModuleList)) \
+                else getattr(obj, part, None)
+        except IndexError:
+            obj = None
+        if obj is None:
+            break
+    return obj if isinstance(obj, torch.Tensor) else params.get(name)
+
+
 def _load(module, state, target):
     params = dict(module.named_parameters())
     with torch.no_grad():
         for name, value in state.items():
-            if name not in params:
+            param = _parameter(module, name, params)
+            if param is None:
                 raise HarnessError(f"{target} has no parameter named {name!r}")
-            if params[name].shape != value.shape:
+            if param.shape != value.shape:
                 raise HarnessError(
-                    f"parameter {name!r} has shape {tuple(params[name].shape)}, expected {tuple(value.shape)}"
+                    f"parameter {name!r} has shape {tuple(param.shape)}, expected {tuple(value.shape)}"
                 )
-            params[name].copy_(value)
+            param.copy_(value)
 
 
 def op_module(req):
@@ -207,6 +224,9 @@ def op_module(req):
         out.backward(req["grad_output"])
         report["input_grads"] = [inputs[i].grad for i in wrt]
         report["param_grads"] = {name: p.grad for name, p in params.items()}
+        for name in req.get("state") or {}:  # also under the names the grader loaded them by
+            param = _parameter(module, name, params)
+            report["param_grads"][name] = None if param is None else param.grad
     return report
 
 
