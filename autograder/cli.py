@@ -32,8 +32,18 @@ def _sync(args) -> int:
 def _grade(args) -> int:
     grade(Path(args.path), Path(args.out), seed=args.seed, only=args.only or None,
           isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs,
-          memory_gib=args.memory, budget=args.budget)
+          memory_gib=args.memory, budget=args.budget, seeds=args.seeds or [])
     return 0
+
+
+def _seed_list(text: str) -> list[int]:
+    try:
+        seeds = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seeds separated by commas, e.g. 1,2,3; got {text!r}") from None
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"each seed once, please: {text!r}")
+    return seeds
 
 
 def _positive(kind):
@@ -74,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("path", help="the submission, e.g. a student's assignments/ copy, or solutions")
     p.add_argument("--out", default="results", help="folder for results.json (default: results)")
     p.add_argument("--seed", type=int, default=None, help="seed of the randomised inputs (default: a new one)")
+    p.add_argument("--seeds", type=_seed_list, default=None, metavar="N,N,...",
+                   help="run every grader once per seed (to check that a submission's verdict does not depend on "
+                        "the seed); results list each test per seed")
     p.add_argument("--only", action="append", choices=[a.name for a in course.ASSIGNMENTS],
                    help="grade only this assignment (repeatable)")
     p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,

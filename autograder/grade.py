@@ -75,7 +75,7 @@ def grading_env() -> dict[str, str]:
 
 def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolation: str,
                 timeout: float, hide: list[Path], memory_gib: float = DEFAULT_MEMORY_GIB,
-                budget: float = DEFAULT_BUDGET, log=None) -> AssignmentResult:
+                budget: float = DEFAULT_BUDGET, seeds: list[int] = (), log=None) -> AssignmentResult:
     """Run one assignment's hidden graders in a fresh grading process.
 
     ``python -I``: neither its working folder (a private one) nor PYTHON* variables reach
@@ -93,6 +93,7 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
             "--grade-seed", str(seed), "--grade-report", str(report),
             "--grade-timeout", str(timeout), "--isolation", isolation,
             "--grade-memory", str(memory_gib), "--grade-budget", str(budget),
+            "--grade-seeds", ",".join(map(str, seeds)),
         ]
         for path in hide:
             cmd += ["--hide", str(path)]
@@ -176,8 +177,13 @@ def default_jobs() -> int:
 def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[str] | None = None,
           isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
           jobs: int | None = None, memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET,
-          echo=print) -> dict:
-    """Grade ``submission`` into ``out/results.json``; returns that dict."""
+          seeds: list[int] = (), echo=print) -> dict:
+    """Grade ``submission`` into ``out/results.json``; returns that dict.
+
+    ``seeds``: run every grader that draws random inputs once per seed, in one grading
+    process per assignment (a check that the same code gets the same verdict at every
+    seed); each such test appears once per seed in the results.
+    """
     started = time.monotonic()
     assignments = [course.get(name) for name in only] if only else list(course.ASSIGNMENTS)
     submission = submission.resolve()
@@ -199,7 +205,7 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
 
     def run(a: Assignment) -> AssignmentResult:
         result = run_graders(a, submission, seed=seed, isolation=isolation, timeout=timeout, hide=hide,
-                             memory_gib=memory_gib, budget=budget, log=logs.get(a.name))
+                             memory_gib=memory_gib, budget=budget, seeds=seeds, log=logs.get(a.name))
         echo(f"  {a.name}: {_fmt(result.score)}/{_fmt(result.max_score)} in {result.seconds:.1f} s", flush=True)
         return result
 

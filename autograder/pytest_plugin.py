@@ -34,6 +34,8 @@ def pytest_addoption(parser):
     group.addoption("--submission", help="folder laid out like assignments/ to grade")
     group.addoption("--assignment", help="assignment under test, e.g. a1_attention")
     group.addoption("--grade-seed", type=int, default=0, help="seed of the randomised inputs")
+    group.addoption("--grade-seeds", default="",
+                    help="comma-separated seeds: every grader that draws random inputs runs once per seed")
     group.addoption("--grade-report", help="write per-test results to this JSON file")
     group.addoption("--grade-timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request")
     group.addoption("--grade-memory", type=float, default=DEFAULT_MEMORY_GIB, help="GiB of address space for student code")
@@ -99,9 +101,28 @@ def derive_seed(run_seed: int, nodeid: str) -> int:
     return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
 
 
+def _seeds(config) -> list[int]:
+    text = config.getoption("--grade-seeds")
+    return [int(s) for s in text.split(",") if s.strip()] if text else []
+
+
+def pytest_generate_tests(metafunc):
+    seeds = _seeds(metafunc.config)
+    if seeds and "grade_seed" in metafunc.fixturenames:
+        metafunc.parametrize("grade_seed", seeds, indirect=True, ids=[f"seed{s}" for s in seeds])
+
+
 @pytest.fixture
-def rng(request):
-    seed = derive_seed(request.config.getoption("--grade-seed"), request.node.nodeid)
+def grade_seed(request) -> int:
+    """The run's seed: ``--grade-seed``, or this item's one of ``--grade-seeds``."""
+    return getattr(request, "param", request.config.getoption("--grade-seed"))
+
+
+@pytest.fixture
+def rng(request, grade_seed):
+    # The test's id without the seed parameter: seed N of a several-seed run draws the
+    # same inputs as a run with --grade-seed N.
+    seed = derive_seed(grade_seed, request.node.nodeid.split("[")[0])
     return torch.Generator().manual_seed(seed)
 
 
@@ -128,7 +149,9 @@ def pytest_runtest_makereport(item, call):
     if item.nodeid in results:
         return
     points = float(item.get_closest_marker("points").args[0])
-    record = {"id": item.nodeid, "name": _title(item), "max_score": points, "score": 0.0,
+    seed = getattr(item, "callspec", None) and item.callspec.params.get("grade_seed")
+    name = _title(item) if seed is None else f"{_title(item)} [seed {seed}]"
+    record = {"id": item.nodeid, "name": name, "max_score": points, "score": 0.0,
               "output": "", "internal_error": False}
     if report.passed:
         record["score"] = points
