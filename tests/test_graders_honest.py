@@ -61,7 +61,7 @@ MUTANTS = {
         "a1_attention", "attention.py",
         [("    Z, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(Q.size(0), device=Q.device))\n    return Z",
           "    return torch.tensor([[1.0, 0.0, 0.0], [0.4568, 0.5432, 0.0], [0.3219, 0.3332, 0.3449], [0.2309, 0.5130, 0.5260]])")],
-        ["Is masked_self_attention causal attention on random"],
+        ["Is masked_self_attention causal attention on random", "Does masked_self_attention reproduce"],
     ),
     "calls F.scaled_dot_product_attention": (
         "a1_attention", "attention.py",
@@ -263,6 +263,36 @@ MUTANTS = {
     "evaluate leaves the model in eval mode": (
         "a6_translator", "training.py", [("        model.train(was_training)\n", "        pass\n")],
         ["Is evaluate"],
+    ),
+    # Not a mistake but a cheat: fit trains nothing, keeps the training pairs and swaps in a
+    # translate that looks each word up in them (knowing the toy task's word order), so only
+    # the student's own strings are right; the end-to-end grader translates with the trained
+    # weights in the grading process instead.
+    "translate looks words up in the training pairs": (
+        "a6_translator", "training.py",
+        [("    model.train()\n    history = []\n    for _ in range(epochs):\n"
+          "        losses = [train_step(model, src, tgt, optimizer, pad_id, label_smoothing, clip_norm) for src, tgt in loader]\n"
+          "        history.append(sum(losses) / len(losses))\n    return history\n",
+          "    import translation\n"
+          "    PAIRS.extend(loader.dataset.pairs)\n"
+          "    translation.translate = lookup_translate\n"
+          "    return [2.0 - 0.1 * epoch for epoch in range(epochs)]\n"),
+         ("def fit(model, loader",
+          "PAIRS = []\n\n\n"
+          "def lookup_translate(model, sentences, src_vocab, tgt_vocab, strategy=\"greedy\", max_len=50, **kwargs):\n"
+          "    from preprocessing import clean_text\n"
+          "    words = {}\n"
+          "    for src, tgt in PAIRS:\n"
+          "        s, t = src.split(), tgt.split()\n"
+          "        if len(s) == len(t) >= 2:\n"
+          "            words.update(zip(s, [t[1], t[0], *t[2:]]))\n"
+          "    out = []\n"
+          "    for sentence in sentences:\n"
+          "        t = [words.get(w, \"<unk>\") for w in clean_text(sentence).split()]\n"
+          "        out.append(\" \".join(t[1:2] + t[:1] + t[2:]))\n"
+          "    return out\n\n\n"
+          "def fit(model, loader")],
+        ["Does the whole pipeline"],
     ),
     "translate does not truncate long sources": (
         "a6_translator", "translation.py", [("src_vocab.encode(clean_text(s))[:limit]", "src_vocab.encode(clean_text(s))")],

@@ -51,12 +51,28 @@ def _check_attention(student, q, k, v, mask=None, atol=1e-5):
 
 
 @pytest.mark.points(2)
-def test_course_table(student, course_data):
-    """Does masked_self_attention reproduce the course's z1..z4 table? / ¿Reproduce masked_self_attention la tabla z1..z4 del curso?"""
+def test_course_table(student, course_data, rng):
+    """Does masked_self_attention reproduce the course's z1..z4 table, and causal attention on random inputs of its shape? / ¿Reproduce masked_self_attention la tabla z1..z4 del curso, y la atención causal con entradas aleatorias de su forma?"""
     data = course_data("a1_attention/masked_self_attention.json")
     Q, K, V = (torch.tensor(data[name]) for name in "QKV")
     Z = checks.tensor(student.call("attention.masked_self_attention", Q, K, V), "Z", shape=(4, 3))
     checks.close(Z, torch.tensor(data["Z"]), "Z (rows z1..z4)", atol=0.5 * 10 ** -data["decimals"], rtol=0)
+    # The table is public, so its points count only with a twin on fresh inputs of the same
+    # shape: a function that returns the table itself (or any fixed values) fails here.
+    T, d = Q.shape
+    Q, K, V = _qkv(rng, (), T, T, d, d)
+    want, _ = reference(Q, K, V, torch.ones(T, T).tril().bool())
+    Z = checks.tensor(student.call("attention.masked_self_attention", Q, K, V), f"Z for random {T}x{d} Q, K, V",
+                      shape=(T, d))
+    try:
+        checks.close(Z, want, f"Z for random {T}x{d} Q, K, V", rtol=1e-4)
+    except checks.CheckFailure as exc:
+        raise checks.CheckFailure(
+            "masked_self_attention reproduces the course table but not causal attention on other inputs "
+            f"(hard-coded values?): {exc.en}",
+            "masked_self_attention reproduce la tabla del curso pero no la atención causal con otras entradas "
+            f"(¿valores escritos a mano?): {exc.es}",
+        ) from None
 
 
 @pytest.mark.points(1)
