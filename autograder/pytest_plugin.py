@@ -156,7 +156,11 @@ def pytest_runtest_makereport(item, call):
     if report.passed:
         record["score"] = points
     elif call.excinfo is not None and isinstance(call.excinfo.value, CheckFailure):
-        record["output"] = str(call.excinfo.value)[:2000]
+        output = str(call.excinfo.value)
+        handle = item.funcargs.get("student") if hasattr(item, "funcargs") else None
+        if isinstance(handle, Student):
+            output = handle.shorten_quotes(output)
+        record["output"] = output[:2000]
     else:
         kind = call.excinfo.typename if call.excinfo is not None else report.outcome
         record["output"] = (

@@ -43,6 +43,7 @@ from .stubs import NOT_IMPLEMENTED, solution_code_lines
 from .wire import Unsupported
 
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
+QUOTE_LIMIT = 24  # characters of a returned string that feedback may quote, with reference code beside
 # Exception type names shown as they are when reference code ran beside the student's.
 _KNOWN_TYPES = frozenset(name for name, value in vars(builtins).items()
                          if isinstance(value, type) and issubclass(value, BaseException)) | {
@@ -100,6 +101,7 @@ class Student:
         self.spent = 0.0  # seconds of start-ups and calls so far
         self.hidden = list(hidden)
         self.hung: set[str] = set()
+        self.returned: set[str] = set()  # long strings from a worker that holds reference code
         self.files: dict[str, bytes] = {}
         self.refused: SubmissionRefused | None = None
         if self.folder.is_dir() or self.folder.is_symlink():
@@ -249,16 +251,38 @@ class Student:
 
     def _clean(self, value, depth: int = 0):
         """With reference code in the student's process, the names of unsupported objects
-        are free text too: only built-in type names stay."""
+        are free text too: only built-in type names stay; and long strings are noted, so
+        that feedback quotes only their beginning (:meth:`shorten_quotes`)."""
         if not self.prerequisites or depth > 64:
             return value
         if isinstance(value, Unsupported):
             return value if value.type_name in _KNOWN_VALUE_TYPES else Unsupported("object")
+        if isinstance(value, str):
+            if len(value) > QUOTE_LIMIT and len(self.returned) < 100_000:
+                self.returned.add(value)
+            return value
         if isinstance(value, list):
             return [self._clean(v, depth + 1) for v in value]
         if isinstance(value, dict):
-            return {k: self._clean(v, depth + 1) for k, v in value.items()}
+            return {self._clean(k, depth + 1): self._clean(v, depth + 1) for k, v in value.items()}
         return value
+
+    def shorten_quotes(self, text: str) -> str:
+        """``text`` with every long string that came back from a worker holding reference
+        code cut to its first characters: a grader's message may quote what the code
+        returned, and that could be reference code, encoded."""
+        for value in sorted(self.returned, key=len, reverse=True):
+            for form in {value, repr(value)[1:-1]}:  # quoted as is, or inside a repr
+                head = form[:QUOTE_LIMIT]
+                start = text.find(head)
+                while start >= 0:  # quotes start at the beginning of a value, maybe cut short
+                    end = start + QUOTE_LIMIT
+                    while end < len(text) and end - start < len(form) and text[end] == form[end - start]:
+                        end += 1
+                    if end > start + QUOTE_LIMIT:
+                        text = text[:start + QUOTE_LIMIT] + "…" + text[end:]
+                    start = text.find(head, start + 1)
+        return text
 
     def _where(self, where: str) -> str:
         """``file.py:LINE in name`` if it names the student's own file and definition."""

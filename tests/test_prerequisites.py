@@ -1,5 +1,6 @@
 """Assignments that import earlier ones are graded against the reference prerequisites."""
 
+import base64
 import os
 import shutil
 
@@ -77,3 +78,23 @@ def test_reference_code_never_reaches_results(tmp_path):
                 if len(code) >= 8 and not code.startswith("#"):
                     assert code not in published, f"reference line leaked from {path.name}: {code!r}"
     assert not [p for p in os.listdir(scratch) if p.startswith("course-grade-")], "scratch copy left behind"
+
+
+def test_returned_strings_quote_no_reference_code(tmp_path):
+    """Can a6 code return reference lines, base64-encoded, as its cleaned text and get them quoted in feedback? (No.)"""
+    leak = (
+        "import base64, sys\n"
+        "def _secret():\n"
+        "    path = sys.modules['attention'].__file__ if 'attention' in sys.modules else None\n"
+        "    import attention\n"
+        "    return base64.b64encode(open(attention.__file__, 'rb').read()).decode()\n"
+    )
+    sub = make_submission(tmp_path / "sub", {"a6_translator/preprocessing.py": [
+        ("def clean_text(text):\n", leak + "\n\ndef clean_text(text):\n    return _secret()[:400]\n"),
+    ]})
+    g = run_grade(sub, tmp_path / "out", "--only", "a6_translator", "--seed", "3")
+    assert g.rc == 0, g.stderr
+    published = (tmp_path / "out" / "results.json").read_text(encoding="utf-8") + g.stdout
+    encoded = base64.b64encode((SOLUTIONS / "a1_attention" / "attention.py").read_bytes()).decode()
+    assert encoded[:24] in published, "the test should have made a grader quote the returned text"
+    assert encoded[24:48] not in published, "more than the first characters of a returned string were quoted"
