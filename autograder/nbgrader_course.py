@@ -17,7 +17,20 @@ regenerates ``source/`` and ``release/`` and leaves ``submitted/``, ``autograded
 ``DIR/submitted/<student>/<assignment>/<assignment>.ipynb`` with ``nbgrader autograde``
 (students are added to the gradebook as they are found), writes per-student feedback
 with ``nbgrader generate_feedback`` and the grade table with ``nbgrader export``
-(``DIR/grades.csv``).
+(``DIR/grades.csv``, plus a ``note`` column).
+
+Refused notebooks: nbgrader runs a notebook's cells and its hidden tests in one kernel, so
+before grading every submitted notebook is scanned (:mod:`autograder.notebook_scan`) for
+code that tampers with that kernel (an IPython input transformer, a patched ``torch``, a
+redefined ``run_grader``, magics...). ``submitted/`` is never modified: nbgrader reads a
+staging copy (``DIR/.autograde-staging/submitted/``, removed afterwards) holding, per
+submission, the notebook and its ``timestamp.txt`` only (a ``.py`` file or a package
+handed in next to the notebook would be importable from the kernel, shadowing the
+grader). For a refused notebook that copy is the released notebook with every exercise cell
+replaced by one that raises the refusal, so none of the student's code runs and every
+hidden test fails with the refusal as its message; its grades are then set to 0 in the
+gradebook as well. The printed line, ``grades.csv`` (``note``) and the feedback say why,
+in English and Spanish.
 
 Both shell out to the nbgrader of this interpreter (``python -m nbgrader``); notebooks run
 on a ``python3`` kernel of this interpreter, where the ``autograder`` package that the
@@ -31,18 +44,23 @@ import importlib.util
 import json
 import os
 import secrets
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from . import course, notebooks
+from . import course, notebook_scan, notebooks
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
 CELL_TIMEOUT = 300  # seconds per cell when autograding; each grader call has its own limit
 STEP_TIMEOUT = 3600  # seconds for one nbgrader command
 SEED_VARIABLE = "COURSE_GRADE_SEED"  # the hidden tests' seed, read in the kernels
+COURSE_ID = "transformer-course"
+STAGING = ".autograde-staging"  # DIR/STAGING/submitted: what `nbgrader autograde` reads
+NOTE = "note"  # the column grades.csv gets: why a submission was refused
+MAX_LISTED = 10
 
 CONFIG_TEXT = f'''{CONFIG_MARK}; every build rewrites it.
 # Assignments come from the course's single source: edit solutions/<assignment>/ and the
@@ -52,7 +70,7 @@ from nbgrader.preprocessors import ClearHiddenTests, GetGrades
 
 c = get_config()  # noqa: F821
 
-c.CourseDirectory.course_id = "transformer-course"
+c.CourseDirectory.course_id = "{COURSE_ID}"
 
 # A hidden test cell runs pytest graders against the notebook: allow for it.
 c.Execute.timeout = {CELL_TIMEOUT}
@@ -201,6 +219,101 @@ def read_grades(path: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
+def _refused_notebook(release: dict, trusted: frozenset[str], message: str) -> dict:
+    """The released notebook with every cell the build did not lock (the exercise cells)
+    replaced by one that raises ``message``; nbgrader restores the locked cells (hidden
+    tests included), whose ``run_grader`` then fails with ``message`` too."""
+    nb = json.loads(json.dumps(release))
+    stub = "\n".join([
+        "# Not run: this notebook was refused before grading.",
+        "# No ejecutado: este cuaderno se rechazó antes de corregirlo.",
+        f"{notebook_scan.REFUSED_NAME} = {message!r}",
+        f"raise RuntimeError({notebook_scan.REFUSED_NAME})",
+    ])
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code" and notebook_scan.normalize("".join(cell.get("source", ""))) not in trusted:
+            cell.update(source=stub, outputs=[], execution_count=None)
+    return nb
+
+
+def _stage(course_dir: Path, assignment: course.Assignment, students: list[str], log) -> dict[str, str]:
+    """Write ``STAGING/submitted/<student>/<assignment>/`` for ``students``: the notebook
+    (or, for a refused one, the refusal notebook) and ``timestamp.txt``. Returns the
+    refused students and why."""
+    name, notebook = assignment.name, notebooks.notebook_name(assignment)
+    builds = [notebook_scan.read_notebook(course_dir / folder / name / notebook) for folder in ("source", "release")]
+    if builds[1] is None:
+        raise NbgraderError(f"{course_dir / 'release' / name / notebook} cannot be read; run build again")
+    trusted = notebook_scan.trusted_sources(*[nb for nb in builds if nb is not None])
+    given = {p.name for p in (course_dir / "source" / name).iterdir()}
+    refused = {}
+    for student in students:
+        folder = course_dir / "submitted" / student / name
+        target = course_dir / STAGING / "submitted" / student / name
+        path = folder / notebook
+        if not path.is_file():
+            log(f"{name}  {student}: skipped, no {notebook} in {folder}")
+            continue
+        target.mkdir(parents=True)
+        extra = sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir()
+                       if p.name not in given | {"timestamp.txt", ".ipynb_checkpoints", "__pycache__", "feedback"})
+        if extra:
+            listed = ", ".join(extra[:MAX_LISTED])
+            if len(extra) > MAX_LISTED:
+                listed += f" (+{len(extra) - MAX_LISTED})"
+            log(f"{name}  {student}: only {notebook} is graded; not given to the kernel: {listed}")
+        if (folder / "timestamp.txt").is_file():
+            (target / "timestamp.txt").write_bytes((folder / "timestamp.txt").read_bytes())
+        findings = notebook_scan.scan_file(path, trusted)
+        if not findings:
+            (target / notebook).write_bytes(path.read_bytes())
+            continue
+        refused[student] = notebook_scan.refusal(findings)
+        log(f"{name}  {student}: {refused[student]}")
+        shown = path.relative_to(course_dir).as_posix()
+        for finding in findings[:MAX_LISTED]:
+            log(f"    {shown}:{finding}")
+        if len(findings) > MAX_LISTED:
+            log(f"    ... {len(findings) - MAX_LISTED} more")
+        nb = _refused_notebook(builds[1], trusted, refused[student])
+        (target / notebook).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return refused
+
+
+def _grade_zero(course_dir: Path, assignment: str, students) -> None:
+    """Set every grade of these submissions to 0 (as nbgrader does for a missing notebook)."""
+    if not students:
+        return
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", COURSE_ID) as gb:
+        for student in students:
+            try:
+                submission = gb.find_submission(assignment, student)
+            except MissingEntry:
+                raise NbgraderError(f"`nbgrader autograde` recorded no submission of {assignment} "
+                                    f"by {student}") from None
+            for notebook in submission.notebooks:
+                for grade in notebook.grades:
+                    grade.auto_score = 0
+                    grade.manual_score = None
+                    grade.needs_manual_grade = False
+        gb.db.commit()
+
+
+def _add_notes(csv_path: Path, notes: dict[tuple[str, str], str]) -> None:
+    rows = read_grades(csv_path)
+    fields = list(rows[0]) if rows else ["assignment", "student_id", "score", "max_score"]
+    if NOTE not in fields:
+        fields.append(NOTE)
+    for row in rows:
+        row[NOTE] = notes.get((row.get("assignment"), row.get("student_id")), "")
+    with open(csv_path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
     """Autograde every submission, write feedback and ``grades.csv``; returns the CSV's path."""
     _require_nbgrader()
@@ -215,18 +328,32 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
     known = [a.name for a in course.ASSIGNMENTS if (course_dir / "release" / a.name).is_dir()]
     for name in sorted(set(found) - set(known)):
         log(f"skip submitted/*/{name}: not an assignment released in this course")
+    notes: dict[tuple[str, str], str] = {}
+    staging = course_dir / STAGING
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as tmp:
         env = _kernel_env(Path(tmp), seed)
         graded = [name for name in known if name in found]
-        for name in graded:
-            log(f"{name}: autograding {len(found[name])} submission(s): {', '.join(found[name])}")
-            _nbgrader(course_dir, env, "autograde", name, "--force")
+        try:
+            for name in graded:
+                log(f"{name}: autograding {len(found[name])} submission(s): {', '.join(found[name])}")
+                shutil.rmtree(staging, ignore_errors=True)
+                refused = _stage(course_dir, course.get(name), found[name], log)
+                if (staging / "submitted").is_dir():
+                    _nbgrader(course_dir, env, "autograde", name, "--force",
+                              f"--CourseDirectory.submitted_directory={STAGING}/submitted")
+                _grade_zero(course_dir, name, refused)
+                notes.update({(name, student): message for student, message in refused.items()})
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
         log("writing feedback")
         _nbgrader(course_dir, env, "generate_feedback", "*", "--force")
         csv_path = course_dir / "grades.csv"
         _nbgrader(course_dir, env, "export", "--to", str(csv_path))
+    _add_notes(csv_path, notes)
     for row in read_grades(csv_path):
         if row["assignment"] in graded and row["student_id"] in found.get(row["assignment"], []):
-            log(f"{row['assignment']}  {row['student_id']}  {float(row['score']):g} / {float(row['max_score']):g}")
+            note = row.get(NOTE) or ""
+            log(f"{row['assignment']}  {row['student_id']}  {float(row['score']):g} / {float(row['max_score']):g}"
+                + (f"  {note}" if note else ""))
     log(f"grades: {csv_path}; feedback: {course_dir / 'feedback'}/<student>/<assignment>/")
     return csv_path

@@ -30,9 +30,14 @@ explanation. IPython shows that message alone, without a traceback (the exceptio
 prints while being graded is discarded (nbgrader gives 0 points to a test cell that
 writes to stderr).
 
+A notebook that ``python -m autograder nbgrader autograde`` refused runs as a copy whose
+exercise cells set ``__course_refused__`` to the refusal and raise; :func:`run_grader`
+then fails every hidden test with that message.
+
 Limits: nbgrader runs a submission and its hidden tests in one kernel, so unlike
 ``python -m autograder grade`` this is no sandbox: a notebook can tamper with the kernel
-it is graded in. Use the module form where that matters.
+it is graded in. The autograde command refuses the known ways to do that
+(:mod:`autograder.notebook_scan`, a static scan); use the module form where that matters.
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from .checks import CheckFailure
 from .course import Assignment
 from .isolation import DEFAULT_TIMEOUT
 from .nbgrader_course import SEED_VARIABLE
+from .notebook_scan import REFUSED_NAME
 from .notebooks import _module_owner, prerequisites
 from .pytest_plugin import derive_seed
 from .sandbox import StudentFailure
@@ -257,6 +263,10 @@ def run_grader(nodeid: str, namespace: dict) -> None:
     Returns quietly when it passes; raises :class:`GradingFailure` with the bilingual
     explanation when it does not.
     """
+    refused = namespace.get(REFUSED_NAME)
+    if isinstance(refused, str) and refused:
+        # set by the copy of a notebook that `nbgrader autograde` refused (notebook_scan)
+        raise GradingFailure(refused)
     student = None
     try:
         assignment, fn, marks = _grader(nodeid)
