@@ -1,0 +1,114 @@
+"""A word-level vocabulary: words <-> integer ids.
+
+The model sees ids, people see words. Four special tokens come first, with fixed ids in
+every vocabulary (the Transformer's ``pad_id`` and the decoder's ``sos_id``/``eos_id``
+rely on them):
+
+    0 <pad>  fills short sentences up to the batch length (never a real token)
+    1 <sos>  start of sentence: the decoder's first input
+    2 <eos>  end of sentence: the decoder's last output
+    3 <unk>  any word the vocabulary does not know
+
+Then the words, most frequent first, so that ids are stable for a given corpus.
+"""
+
+from collections import Counter
+
+import torch
+
+
+class Vocab:
+    """Maps words to ids (``stoi``) and back (``itos``).
+
+    Attributes:
+        itos: list of words; ``itos[i]`` is the word of id ``i`` (the four specials first).
+        stoi: dict word -> id, the inverse of ``itos``.
+    """
+
+    PAD, SOS, EOS, UNK = "<pad>", "<sos>", "<eos>", "<unk>"
+    pad_id, sos_id, eos_id, unk_id = 0, 1, 2, 3
+
+    def __init__(self, words=()):
+        """A vocabulary of the four specials followed by ``words``, in the order given.
+
+        Duplicates and special tokens in ``words`` are skipped (their first id stays).
+        """
+        # Pista: (~6 líneas) itos empieza con los cuatro especiales; añade cada palabra
+        # nueva al final; stoi[palabra] es su posición en itos.
+        # Hint: (~6 lines) itos starts with the four specials; append every new word;
+        # stoi[word] is its position in itos.
+        specials = (self.PAD, self.SOS, self.EOS, self.UNK)
+        ordered = dict.fromkeys(specials)
+        ordered.update(dict.fromkeys(words))
+        self.itos = list(ordered)
+        self.stoi = {w: i for i, w in enumerate(self.itos)}
+
+    @classmethod
+    def build(cls, sentences, min_freq=1):
+        """The vocabulary of a corpus of cleaned sentences.
+
+        Args:
+            sentences: iterable of cleaned strings (see ``preprocessing.clean_text``);
+                their words are separated by whitespace.
+            min_freq: keep only words seen at least this many times (>= 1); rarer words
+                will be encoded as ``<unk>``.
+
+        Returns:
+            A ``Vocab`` whose words are sorted by count, most frequent first; words with
+            the same count in alphabetical order.
+
+        Raises:
+            ValueError: ``min_freq < 1``.
+        """
+        # Pista: (~5 líneas) valida min_freq; cuenta con collections.Counter las palabras
+        # de s.split(); ordena con key=lambda w: (-cuenta[w], w); devuelve cls(palabras).
+        # Hint: (~5 lines) validate min_freq; count the words of s.split() with
+        # collections.Counter; sort with key=lambda w: (-count[w], w); return cls(words).
+        if min_freq < 1:
+            raise ValueError(f"min_freq must be at least 1, got {min_freq}")
+        freq = {}
+        for line in sentences:
+            for w in line.split():
+                freq[w] = freq.get(w, 0) + 1
+        ranked = sorted((w for w, n in freq.items() if n >= min_freq), key=lambda w: (-freq[w], w))
+        return cls(ranked)
+
+    def __len__(self):
+        return len(self.itos)
+
+    def encode(self, sentence, add_sos_eos=False):
+        """Ids of the words of a cleaned sentence.
+
+        Args:
+            sentence: a cleaned string; words separated by whitespace.
+            add_sos_eos: put ``sos_id`` before and ``eos_id`` after the words (a decoder
+                target).
+
+        Returns:
+            A list of ints; unknown words become ``unk_id``.
+        """
+        # Pista: (~4 líneas) stoi.get(palabra, unk_id) para cada palabra de sentence.split().
+        # Hint: (~4 lines) stoi.get(word, unk_id) for every word of sentence.split().
+        body = [self.stoi.get(w, self.unk_id) for w in sentence.split()]
+        return [self.sos_id, *body, self.eos_id] if add_sos_eos else body
+
+    def decode(self, ids):
+        """The sentence of a list (or 1-D tensor) of ids.
+
+        ``<pad>``, ``<sos>`` and ``<eos>`` are dropped (they are not words); ``<unk>``
+        stays visible. Words are joined with one space.
+
+        Raises:
+            IndexError: an id outside ``0 .. len(self) - 1``; the message names the size.
+        """
+        # Pista: (~8 líneas) un tensor pasa a lista con .tolist(); comprueba el rango de
+        # cada id; salta pad, sos y eos; " ".join de las palabras.
+        # Hint: (~8 lines) a tensor becomes a list with .tolist(); check each id's range;
+        # skip pad, sos and eos; " ".join the words.
+        ids = ids.tolist() if torch.is_tensor(ids) else list(ids)
+        n = len(self)
+        bad = [i for i in ids if not 0 <= i < n]
+        if bad:
+            raise IndexError(f"ids {bad} are outside the vocabulary (size {n}, ids 0..{n - 1})")
+        skip = {self.pad_id, self.sos_id, self.eos_id}
+        return " ".join(self.itos[i] for i in ids if i not in skip)

@@ -1,0 +1,79 @@
+"""Multi-head attention (Vaswani et al., 2017, section 3.2.2).
+
+    MultiHead(Q, K, V) = Concat(head_1, ..., head_h) W^O
+    head_i = Attention(Q W_i^Q, K W_i^K, V W_i^V)
+
+Each head attends in its own d_k = d_model / h dimensional subspace. The same module does
+self-attention (query = key = value) and cross-attention (queries from the decoder, keys
+and values from the encoder output, so T_q and T_k may differ).
+
+Legend: B = batch size, h = num_heads, T_q = query length, T_k = key/value length,
+d_k = d_model // num_heads.
+"""
+
+import torch
+from torch import nn
+
+from attention import scaled_dot_product_attention
+
+
+class MultiHeadAttention(nn.Module):
+    """Project into ``num_heads`` subspaces, attend in each, concatenate, project back.
+
+    Args:
+        d_model: model size; must be divisible by ``num_heads``.
+        num_heads: number of heads h.
+        dropout: dropout probability on the attention weights (training only).
+
+    Attributes:
+        w_q, w_k, w_v: ``nn.Linear(d_model, d_model)`` projections; rows
+            ``i*d_k:(i+1)*d_k`` of each weight belong to head i.
+        w_o: ``nn.Linear(d_model, d_model)`` output projection.
+
+    Shape:
+        - query: ``(B, T_q, d_model)``; key, value: ``(B, T_k, d_model)``
+        - mask: boolean, broadcastable to ``(B, h, T_q, T_k)``, True = may attend;
+          e.g. a padding mask ``(B, 1, 1, T_k)`` or a target mask ``(B, 1, T_q, T_q)``.
+        - Output: ``(output, weights)``: output ``(B, T_q, d_model)``; weights
+          ``(B, h, T_q, T_k)`` when ``need_weights=True``, else None.
+
+    Raises:
+        ValueError: if d_model is not divisible by num_heads (the message names both).
+    """
+
+    def __init__(self, d_model, num_heads, dropout=0.0):
+        super().__init__()
+        # Pista: (~8 líneas) comprueba la divisibilidad con un ValueError claro; guarda
+        # d_model, num_heads y d_k; crea w_q, w_k, w_v, w_o y self.dropout = nn.Dropout(dropout).
+        # Hint: (~8 lines) check divisibility with a clear ValueError; store d_model,
+        # num_heads and d_k; create w_q, w_k, w_v, w_o and self.dropout = nn.Dropout(dropout).
+        if d_model % num_heads:
+            raise ValueError(f"d_model={d_model} is not divisible by num_heads={num_heads}")
+        self.d_model, self.num_heads = d_model, num_heads
+        self.d_k = d_model // num_heads
+        self.w_q, self.w_k, self.w_v, self.w_o = [nn.Linear(d_model, d_model) for _ in range(4)]
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, query, key, value, mask=None, need_weights=False):
+        B, T_q, _ = query.size()  # batch, query length, d_model
+        T_k = key.size(1)
+        # Pista: (~9 líneas) proyecta y parte en cabezas con view + transpose(1, 2);
+        # scaled_dot_product_attention de a1; dropout sobre los pesos; junta las cabezas
+        # con transpose + reshape y aplica w_o.
+        # Hint: (~9 lines) project and split into heads with view + transpose(1, 2);
+        # scaled_dot_product_attention from a1; dropout on the weights; merge the heads with
+        # transpose + reshape and apply w_o.
+        q, k, v = self.w_q(query), self.w_k(key), self.w_v(value)
+        outputs, all_weights = [], []
+        for head in range(self.num_heads):
+            cols = slice(head * self.d_k, (head + 1) * self.d_k)
+            head_mask = None
+            if mask is not None:
+                mask4 = mask.reshape((1,) * (4 - mask.dim()) + tuple(mask.shape))  # (B?, h?, T_q?, T_k)
+                head_mask = mask4[:, head if mask4.size(1) > 1 else 0]
+            _, w = scaled_dot_product_attention(q[..., cols], k[..., cols], v[..., cols], head_mask)
+            w = self.dropout(w)
+            outputs.append(w @ v[..., cols])
+            all_weights.append(w)
+        out = self.w_o(torch.cat(outputs, dim=-1))
+        return out, (torch.stack(all_weights, dim=1) if need_weights else None)

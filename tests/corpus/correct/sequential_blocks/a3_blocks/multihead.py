@@ -1,0 +1,75 @@
+"""Multi-head attention (Vaswani et al., 2017, section 3.2.2).
+
+    MultiHead(Q, K, V) = Concat(head_1, ..., head_h) W^O
+    head_i = Attention(Q W_i^Q, K W_i^K, V W_i^V)
+
+Each head attends in its own d_k = d_model / h dimensional subspace. The same module does
+self-attention (query = key = value) and cross-attention (queries from the decoder, keys
+and values from the encoder output, so T_q and T_k may differ).
+
+Legend: B = batch size, h = num_heads, T_q = query length, T_k = key/value length,
+d_k = d_model // num_heads.
+"""
+
+from torch import nn
+
+from attention import scaled_dot_product_attention
+import torch
+
+
+class MultiHeadAttention(nn.Module):
+    """Project into ``num_heads`` subspaces, attend in each, concatenate, project back.
+
+    Args:
+        d_model: model size; must be divisible by ``num_heads``.
+        num_heads: number of heads h.
+        dropout: dropout probability on the attention weights (training only).
+
+    Attributes:
+        w_q, w_k, w_v: ``nn.Linear(d_model, d_model)`` projections; rows
+            ``i*d_k:(i+1)*d_k`` of each weight belong to head i.
+        w_o: ``nn.Linear(d_model, d_model)`` output projection.
+
+    Shape:
+        - query: ``(B, T_q, d_model)``; key, value: ``(B, T_k, d_model)``
+        - mask: boolean, broadcastable to ``(B, h, T_q, T_k)``, True = may attend;
+          e.g. a padding mask ``(B, 1, 1, T_k)`` or a target mask ``(B, 1, T_q, T_q)``.
+        - Output: ``(output, weights)``: output ``(B, T_q, d_model)``; weights
+          ``(B, h, T_q, T_k)`` when ``need_weights=True``, else None.
+
+    Raises:
+        ValueError: if d_model is not divisible by num_heads (the message names both).
+    """
+
+    def __init__(self, d_model, num_heads, dropout=0.0):
+        super().__init__()
+        # Pista: (~8 líneas) comprueba la divisibilidad con un ValueError claro; guarda
+        # d_model, num_heads y d_k; crea w_q, w_k, w_v, w_o y self.dropout = nn.Dropout(dropout).
+        # Hint: (~8 lines) check divisibility with a clear ValueError; store d_model,
+        # num_heads and d_k; create w_q, w_k, w_v, w_o and self.dropout = nn.Dropout(dropout).
+        if d_model % num_heads != 0:
+            raise ValueError(f"d_model={d_model} is not divisible by num_heads={num_heads}")
+        self.d_model = d_model
+        self.num_heads = num_heads
+        self.d_k = d_model // num_heads
+        self.projections = nn.ModuleList([nn.Linear(d_model, d_model) for _ in range(4)])
+        self.w_q, self.w_k, self.w_v, self.w_o = self.projections
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, query, key, value, mask=None, need_weights=False):
+        B, T_q, _ = query.size()  # batch, query length, d_model
+        T_k = key.size(1)
+        # Pista: (~9 líneas) proyecta y parte en cabezas con view + transpose(1, 2);
+        # scaled_dot_product_attention de a1; dropout sobre los pesos; junta las cabezas
+        # con transpose + reshape y aplica w_o.
+        # Hint: (~9 lines) project and split into heads with view + transpose(1, 2);
+        # scaled_dot_product_attention from a1; dropout on the weights; merge the heads with
+        # transpose + reshape and apply w_o.
+        h, d_k = self.num_heads, self.d_k
+        q = self.w_q(query).view(B, T_q, h, d_k).transpose(1, 2)
+        k = self.w_k(key).view(B, T_k, h, d_k).transpose(1, 2)
+        v = self.w_v(value).view(B, T_k, h, d_k).transpose(1, 2)
+        _, weights = scaled_dot_product_attention(q, k, v, mask)
+        heads = torch.matmul(self.dropout(weights), v)  # (B, h, T_q, d_k)
+        concat = heads.transpose(1, 2).reshape(B, T_q, self.d_model)
+        return self.w_o(concat), (weights if need_weights else None)

@@ -1,0 +1,31 @@
+"""Do the graders give full marks to every correct implementation, whatever its style?
+
+``tests/corpus/correct/<style>/`` holds complete submissions written independently of the
+reference, from the stubs' docstrings and public tests only, each in a style the reference
+does not use (einsum, a loop per head, float64 inside, nn.Sequential blocks with aliased
+attributes, additive float masks, the Annotated Transformer's helpers, Python lists and
+heapq, torch.nn.functional on raw parameters). Each is graded at five seeds in one run.
+"""
+
+import pytest
+
+from helpers import ROOT, run_grade
+
+CORPUS = ROOT / "tests" / "corpus" / "correct"
+STYLES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+SEEDS = "1,2,3,4,5"
+
+
+def test_the_corpus_is_large_enough():
+    """Are there at least eight independent correct submissions?"""
+    assert len(STYLES) >= 8, STYLES
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_correct_submission_gets_full_marks_at_every_seed(style, tmp_path):
+    """Does this independently written, correct submission get full marks at each of five seeds?"""
+    g = run_grade(CORPUS / style, tmp_path / "out", "--seeds", SEEDS)
+    assert g.rc == 0, g.stderr
+    lost = [(t["name"], t["output"][:300]) for t in g.results["tests"] if t["score"] < t["max_score"]]
+    assert not lost, lost
+    assert g.results["score"] == g.results["max_score"] > 0
