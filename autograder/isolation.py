@@ -46,10 +46,12 @@ PRIVATE_TMP_SIZE = "256m"  # each of the private /tmp and /dev/shm
 MAX_FILE_BYTES = 256 << 20  # largest file the worker may write (RLIMIT_FSIZE)
 SANDBOX_UID = 1000  # the worker's user inside its namespace: not root, no capabilities
 
-# Runs as root of the new user namespace: sh SCRIPT SCRATCH TMP_SIZE UID HIDDEN... -- CMD...
-# Staging the scratch copy under the new /dev/shm keeps it reachable once the private /tmp
-# covers the folder it lives in. Every mount but /proc and the private ones goes
-# read-only; the nested user namespace then locks all of them (an unprivileged process
+# Runs as root of the new user namespace: sh SCRIPT SCRATCH TMP_SIZE UID HIDDEN... -- KEEP... -- CMD...
+# KEEP are the folders under a soon-private folder that must stay visible: the scratch copy,
+# and the interpreter's when it lives under /tmp (CI makes its virtual environment with
+# mktemp). Each is staged under the new /dev/shm, which no private folder covers, and moved
+# back once the private ones are mounted. Every mount but /proc and the private ones then
+# goes read-only; the nested user namespace locks all of them (an unprivileged process
 # cannot unmount or remount what a more privileged namespace set up).
 SANDBOX_SCRIPT = r"""
 set -e
@@ -57,17 +59,23 @@ scratch=$1; size=$2; uid=$3; shift 3
 while [ "$1" != "--" ]; do mount -t tmpfs -o size=16k,mode=0555 course-hidden "$1"; shift; done; shift
 echo 301 > /proc/sys/kernel/pid_max 2>/dev/null || echo "course-sandbox: no pid_max" >&2
 mount -t tmpfs -o size="$size",mode=1777 course-shm /dev/shm
-mkdir /dev/shm/.course-scratch
-mount --bind "$scratch" /dev/shm/.course-scratch
+stage=/dev/shm/.course-keep
+mkdir "$stage"
+n=0
+while [ "$1" != "--" ]; do
+  n=$((n + 1)); mkdir "$stage/$n"; mount --rbind "$1" "$stage/$n"; printf '%s\n' "$1" >> "$stage/list"; shift
+done; shift
 parent=$(dirname "$scratch")
 private=" "
 for d in /tmp /var/tmp "$parent"; do
   case "$private" in *" $d "*) continue ;; esac
   [ -d "$d" ] && mount -t tmpfs -o size="$size",mode=1777 course-tmp "$d" && private="$private$d "
 done
-mkdir -p "$scratch"
-mount --move /dev/shm/.course-scratch "$scratch"
-rmdir /dev/shm/.course-scratch
+n=0
+while IFS= read -r keep; do
+  n=$((n + 1)); mkdir -p "$keep"; mount --move "$stage/$n" "$keep"; rmdir "$stage/$n"
+done < "$stage/list"
+rm "$stage/list"; rmdir "$stage"
 while read -r _ _ _ _ mp _; do
   case "$mp" in /tmp|/var/tmp|/dev/shm|"$parent"|/proc|/proc/*) continue ;; esac
   mp=$(printf '%b' "$mp")
@@ -78,12 +86,19 @@ exec unshare --user --map-user="$uid" --map-group="$uid" --mount --pid --fork --
 """
 
 
+def interpreter_paths() -> list[str]:
+    """Where the worker's Python and its packages live."""
+    packages = [p for p in sys.path if Path(p).name in ("site-packages", "dist-packages")]
+    return [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, os.path.dirname(sys.executable),
+            *packages]
+
+
 def hidden_paths(extra: list[Path] = ()) -> list[Path]:
     """Folders the student's process must not see: the checkout (but not a virtual
-    environment or temporary folder inside it, which the worker needs) and any extra
-    ones (the results)."""
+    environment, site-packages or temporary folder inside it, which the worker needs) and
+    any extra ones (the results)."""
     root = PACKAGE_DIR.parent
-    keep = {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, sys.executable, tempfile.gettempdir())}
+    keep = {Path(p).resolve() for p in (*interpreter_paths(), tempfile.gettempdir())}
     hidden = []
     for child in sorted(root.iterdir()):
         if child.is_dir() and not any(k == child or child in k.parents for k in keep):
@@ -98,10 +113,26 @@ def namespace_prefix() -> list[str]:
     ]
 
 
+def private_folders(scratch: Path) -> list[Path]:
+    """Folders the sandbox covers with private tmpfs mounts (/dev/shm aside)."""
+    return [Path("/tmp"), Path("/var/tmp"), scratch.parent]
+
+
+def kept_paths(scratch: Path) -> list[str]:
+    """Folders under a private folder that the worker needs: the scratch copy, and the
+    interpreter with its standard library and site-packages (outermost ones only)."""
+    wanted = {scratch}
+    for p in interpreter_paths():
+        wanted |= {Path(os.path.abspath(p)), Path(p).resolve()}
+    private = private_folders(scratch)
+    under = [p for p in wanted if any(p != d and p.is_relative_to(d) for d in private) and "\n" not in str(p)]
+    return sorted(str(p) for p in under if not any(q != p and p.is_relative_to(q) for q in under))
+
+
 def sandbox_command(scratch: Path, hidden: list[str], worker: list[str]) -> list[str]:
     """The command that runs ``worker`` inside the namespace sandbox over ``scratch``."""
     return namespace_prefix() + ["sh", "-c", SANDBOX_SCRIPT, "sh", str(scratch), PRIVATE_TMP_SIZE,
-                                 str(SANDBOX_UID), *hidden, "--", *worker]
+                                 str(SANDBOX_UID), *hidden, "--", *kept_paths(scratch), "--", *worker]
 
 
 @dataclass(frozen=True)
@@ -120,8 +151,12 @@ def probe() -> Probe:
     try:
         (base / "scratch").mkdir()
         (base / "hidden").mkdir()
-        check = "[ ! -w / ] && [ -w /tmp ] && [ \"$(id -u)\" != 0 ]"
-        cmd = sandbox_command(base / "scratch", [str(base / "hidden")], ["sh", "-c", check])
+        # The worker's interpreter must start there and find torch (a virtual environment
+        # under /tmp is moved into the private /tmp; one under /dev/shm cannot be).
+        check = ("[ ! -w / ] && [ -w /tmp ] && [ \"$(id -u)\" != 0 ] && exec \"$0\" -I -c "
+                 "'import importlib.util, sys; sys.exit(importlib.util.find_spec(\"torch\") is None)'")
+        hidden = [str(p) for p in hidden_paths([base / "hidden"]) if p.is_dir()]
+        cmd = sandbox_command(base / "scratch", hidden, ["sh", "-c", check, sys.executable])
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, timeout=60)
         if proc.returncode != 0:
             return Probe(False, False, False)

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -111,6 +112,29 @@ def test_student_code_sees_no_graders_no_network_no_grading_process(tmp_path):
     assert "graders=[]" in out, out
     assert "ppid=0" in out, out  # the grading process is outside this PID namespace
     assert "net=up" not in out, out
+
+
+@pytest.mark.skipif(not namespaces_available(), reason="needs Linux user namespaces")
+def test_interpreter_under_tmp_still_runs_student_code(tmp_path):
+    """Does grading work when Python itself lives under /tmp, as in a CI job that makes its
+    virtual environment with mktemp, though the sandbox covers /tmp with a private one?"""
+    import site
+    import venv
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(symlinks=True, with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    packages = subprocess.run([python, "-c", "import site; print(site.getsitepackages()[0])"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    # This environment's packages (torch, the course) are reached through a .pth file.
+    (Path(packages) / "course.pth").write_text(
+        "".join(f"import site; site.addsitedir({d!r})\n" for d in site.getsitepackages()))
+    out = tmp_path / "out"
+    proc = subprocess.run([python, "-m", "autograder", "grade", str(ROOT / "solutions"), "--out", str(out),
+                           "--only", "a1_attention", "--seed", "5"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "isolation: namespace" in proc.stdout, proc.stdout
+    results = json.loads((out / "results.json").read_text())
+    assert results["score"] == results["max_score"] > 0, proc.stdout
 
 
 def test_scratch_copy_is_deleted_and_prints_never_reach_results(tmp_path):
