@@ -9,6 +9,8 @@ that message reaches the student, never the grader's source.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Callable, Iterable
 
 import torch
 
@@ -21,6 +23,54 @@ class CheckFailure(AssertionError):
     def __init__(self, en: str, es: str):
         super().__init__(f"{en}\n{es}")
         self.en, self.es = en, es
+
+    def naming(self, mistake: "Mistake") -> "CheckFailure":
+        """The same failure, followed by the classic mistake it most likely comes from."""
+        return CheckFailure(f"{self.en}\n{LIKELY_EN}{mistake.en}", f"{self.es}\n{LIKELY_ES}{mistake.es}")
+
+
+# What precedes the name of a recognised mistake in feedback (also what the measurement of
+# feedback quality, autograder.bench.mistakes, looks for).
+LIKELY_EN = "Likely mistake: "
+LIKELY_ES = "Error probable: "
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A classic mistake a failed check can recognise: ``output`` computes what the code
+    would return had it been made (only once the check has failed, so diagnostics cost
+    nothing on correct code); ``en``/``es`` name it for the student."""
+
+    en: str
+    es: str
+    output: Callable[[], object]
+
+
+def recognise(actual, mistakes: Iterable[Mistake], matches: Callable[[object, object], bool]) -> Mistake | None:
+    """The first mistake whose output ``matches`` what the student's code returned."""
+    for mistake in mistakes:
+        try:
+            if matches(actual, mistake.output()):
+                return mistake
+        except Exception:  # a diagnostic that cannot apply to these values recognises nothing
+            continue
+    return None
+
+
+def fmt(x, spec: str = "", lang: str = "en") -> str:
+    """``x`` formatted by ``spec`` in ``lang``: Spanish writes a decimal comma and groups
+    thousands with a space (1 234 567,5); English writes 1,234,567.5."""
+    text = format(x, spec)
+    if lang != "es":
+        return text
+    return text.replace(",", "\u2009").replace(".", ",").replace("\u2009", " ")
+
+
+def _allclose(actual, expected, atol: float, rtol: float) -> bool:
+    return (isinstance(actual, torch.Tensor) and isinstance(expected, torch.Tensor)
+            and actual.shape == expected.shape and not torch.isnan(actual).any()
+            and bool(((actual.double() - expected.double()).abs()
+                      <= atol + rtol * expected.double().abs()).all()))
 
 
 def expect(condition: bool, en: str, es: str) -> None:
@@ -67,8 +117,19 @@ def pair(value, what: str) -> list:
     return value
 
 
-def close(actual, expected: torch.Tensor, what: str, atol: float = 1e-5, rtol: float = 1e-5) -> None:
-    """``actual`` is a tensor shaped and typed like ``expected`` and numerically close to it."""
+def close(actual, expected: torch.Tensor, what: str, atol: float = 1e-5, rtol: float = 1e-5,
+          mistakes: Iterable[Mistake] = ()) -> None:
+    """``actual`` is a tensor shaped and typed like ``expected`` and numerically close to it;
+    when it is not but matches one of ``mistakes`` (at the same tolerance), the failure
+    names that mistake."""
+    try:
+        _close(actual, expected, what, atol, rtol)
+    except CheckFailure as failure:
+        found = recognise(actual, mistakes, lambda a, m: _allclose(a, m, atol, rtol))
+        raise (failure.naming(found) if found else failure) from None
+
+
+def _close(actual, expected: torch.Tensor, what: str, atol: float, rtol: float) -> None:
     actual = tensor(actual, what, expected.shape, expected.dtype)
     if torch.isnan(actual).any() and not torch.isnan(expected).any():
         idx = tuple(torch.nonzero(torch.isnan(actual))[0].tolist())
@@ -78,12 +139,14 @@ def close(actual, expected: torch.Tensor, what: str, atol: float = 1e-5, rtol: f
     if bad.any():
         idx = tuple(torch.nonzero(bad)[0].tolist())
         worst = diff.nan_to_num(float("inf")).max().item()
+        got, want = actual[idx].item(), expected[idx].item()
         raise CheckFailure(
             f"{what}: {int(bad.sum())} of {bad.numel()} values are off (first at index {idx}: "
-            f"got {actual[idx].item():.6g}, expected {expected[idx].item():.6g}; largest error {worst:.3g}, "
+            f"got {got:.6g}, expected {want:.6g}; largest error {worst:.3g}, "
             f"tolerance {atol:g} + {rtol:g}·|expected|)",
             f"{what}: {int(bad.sum())} de {bad.numel()} valores no coinciden (el primero en el índice {idx}: "
-            f"se obtuvo {actual[idx].item():.6g}, se esperaba {expected[idx].item():.6g}; error máximo {worst:.3g})",
+            f"se obtuvo {fmt(got, '.6g', 'es')}, se esperaba {fmt(want, '.6g', 'es')}; "
+            f"error máximo {fmt(worst, '.3g', 'es')}, tolerancia {fmt(atol, 'g', 'es')} + {fmt(rtol, 'g', 'es')}·|esperado|)",
         )
 
 
@@ -101,8 +164,10 @@ def equal(actual, expected: torch.Tensor, what: str) -> None:
 def parameter_count(report: dict, expected: int, what: str) -> None:
     """A ``student.module`` report counts ``expected`` parameters."""
     got = report.get("num_parameters")
-    expect(got == expected, f"{what} has {got} parameters, expected {expected:,}",
-           f"{what} tiene {got} parámetros, se esperaban {expected:,}".replace(",", "."))
+    shown = fmt(got, ",", "es") if isinstance(got, int) else got
+    expect(got == expected, f"{what} has {got:,} parameters, expected {expected:,}" if isinstance(got, int)
+           else f"{what} has {got} parameters, expected {expected:,}",
+           f"{what} tiene {shown} parámetros, se esperaban {fmt(expected, ',', 'es')}")
 
 
 def right_padding(rng: torch.Generator, B: int, S: int, min_len: int = 1) -> torch.Tensor:
@@ -143,8 +208,9 @@ def frequencies(samples, probs: torch.Tensor, what: str, false_failure: float = 
         f"{what}: token {worst} was drawn {freq[worst].item():.4f} of the time, but its probability is "
         f"{probs[worst].item():.4f} (N = {N} draws allow ±{eps:.4f}; a correct sampler fails this check "
         f"with probability below {false_failure:g})",
-        f"{what}: el token {worst} salió con frecuencia {freq[worst].item():.4f}, pero su probabilidad es "
-        f"{probs[worst].item():.4f} (con N = {N} se admite ±{eps:.4f})",
+        f"{what}: el token {worst} salió con frecuencia {fmt(freq[worst].item(), '.4f', 'es')}, pero su "
+        f"probabilidad es {fmt(probs[worst].item(), '.4f', 'es')} (con N = {fmt(N, ',', 'es')} se admite "
+        f"±{fmt(eps, '.4f', 'es')})",
     )
 
 
@@ -225,4 +291,5 @@ def close_number(actual, expected: float, what: str, atol: float = 1e-6, rtol: f
     got = number(actual, what)
     if not abs(got - expected) <= atol + rtol * abs(expected):  # NaN fails too
         raise CheckFailure(f"{what}: got {got:.8g}, expected {expected:.8g} (tolerance {atol:g} + {rtol:g}·|expected|)",
-                           f"{what}: se obtuvo {got:.8g}, se esperaba {expected:.8g}")
+                           f"{what}: se obtuvo {fmt(got, '.8g', 'es')}, se esperaba {fmt(expected, '.8g', 'es')} "
+                           f"(tolerancia {fmt(atol, 'g', 'es')} + {fmt(rtol, 'g', 'es')}·|esperado|)")

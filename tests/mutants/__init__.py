@@ -1,0 +1,87 @@
+"""The corpus of classic mistakes: one module per assignment, each mistake a text edit of
+the reference solution (``Mutant``), graded at several seeds by ``test_mutants.py`` and
+measured by ``report.py``.
+
+A mutant names the graders that must take points from it (title prefixes) and, where the
+graders recognise the mistake, a phrase of the English message that names it (``names``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autograder import course
+
+from helpers import Graded, make_submission, run_grade
+
+SEEDS = (1, 2, 3, 4, 5)  # every mutant is graded at each of these seeds, in one run
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str  # file of the assignment that the edits change, e.g. "attention.py"
+    edits: list[tuple[str, str]]  # (old, new) replacements; each old must occur
+    must_fail: list[str]  # title prefixes of graders that must take points, at every seed
+    names: str | None = None  # phrase of the feedback (English) that names this mistake
+
+
+def load() -> dict[tuple[str, str], Mutant]:
+    """(assignment, mistake) -> Mutant, for every assignment in course order."""
+    found = {}
+    for a in course.ASSIGNMENTS:
+        try:
+            module = importlib.import_module(f"mutants.{a.name}")
+        except ModuleNotFoundError:
+            continue
+        found.update({(a.name, name): m for name, m in module.MUTANTS.items()})
+    return found
+
+
+_SEEDED = re.compile(r"^(.*) \[seed (\d+)\]$")
+
+
+@dataclass
+class Verdict:
+    """One mutant graded at several seeds, seen seed by seed."""
+
+    graded: Graded
+    assignment: str
+    seeds: tuple[int, ...]
+    views: dict[int, dict[str, dict]] = field(default_factory=dict)  # seed -> title -> test
+
+    def __post_init__(self):
+        shared, seeded = {}, {s: {} for s in self.seeds}
+        for name, test in self.graded.tests(self.assignment).items():
+            m = _SEEDED.match(name)
+            if m:
+                seeded[int(m.group(2))][m.group(1)] = test
+            else:
+                shared[name] = test
+        self.views = {s: {**shared, **seeded[s]} for s in self.seeds}
+
+    def score(self, seed: int) -> float:
+        return sum(t["score"] for t in self.views[seed].values())
+
+    def failed(self, seed: int) -> dict[str, dict]:
+        return {name: t for name, t in self.views[seed].items() if t["score"] < t["max_score"]}
+
+    def caught(self, prefix: str, seed: int) -> bool:
+        return any(name.startswith(prefix) for name in self.failed(seed))
+
+    def named(self, phrase: str | None, seed: int) -> list[str]:
+        """Titles of the failed tests at ``seed`` whose feedback contains ``phrase``."""
+        if not phrase:
+            return []
+        return [name for name, t in self.failed(seed).items() if phrase.lower() in t["output"].lower()]
+
+
+def grade(assignment: str, mutant: Mutant, workdir: Path, seeds=SEEDS) -> Verdict:
+    sub = make_submission(workdir / "sub", {f"{assignment}/{mutant.module}": mutant.edits})
+    seed_list = ",".join(str(s) for s in seeds)
+    graded = run_grade(sub, workdir / "out", "--only", assignment, "--seeds", seed_list)
+    if graded.rc != 0:
+        raise RuntimeError(f"grading failed ({graded.rc}): {graded.stderr[-2000:]}")
+    return Verdict(graded, assignment, tuple(seeds))
