@@ -11,7 +11,7 @@ Isolation (what the process can see) is set up as ``isolation.py`` describes.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib.machinery
 import os
 import select
 import shutil
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from . import wire
-from .isolation import DEFAULT_MEMORY_GIB, MAX_FILE_BYTES, sandbox_command
+from .isolation import DEFAULT_MEMORY_GIB, MAX_FILE_BYTES, interpreter_paths, sandbox_command
 
 HARNESS_FILES = ("worker.py", "harness.py", "wire.py")
 STARTUP_TIMEOUT = 120.0  # importing torch on a busy 2-core machine can take a while
@@ -100,9 +100,24 @@ def shadowed_modules(names: list[str], taken: set[str] = frozenset()) -> list[st
         if not name.isidentifier():
             continue
         if (name in sys.stdlib_module_names or name in sys.builtin_module_names or name in HARNESS_MODULES
-                or name in taken or importlib.util.find_spec(name) is not None):
+                or name in taken or installed(name)):
             found.append(name)
     return found
+
+
+def installed(name: str) -> bool:
+    """Whether ``name`` is a package the worker can import: one in the interpreter's own
+    folders or an editable install's finder. The grading process's working directory and
+    whatever pytest put on its ``sys.path`` are not the worker's and do not count (a
+    student grading from inside their own folder would otherwise be refused)."""
+    roots = [Path(p).resolve() for p in interpreter_paths()]
+    paths = [p for p in sys.path if p and any(r == Path(p).resolve() or r in Path(p).resolve().parents
+                                              for r in roots)]
+    if importlib.machinery.PathFinder.find_spec(name, paths) is not None:
+        return True
+    editable = [f for f in sys.meta_path if type(f).__module__.startswith("__editable__")
+                or getattr(f, "__module__", "").startswith("__editable__")]
+    return any(f.find_spec(name, None) is not None for f in editable)
 
 
 def refuse_shadowing(folder: str, files: dict[str, bytes], taken: set[str] = frozenset()) -> None:

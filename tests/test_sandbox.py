@@ -181,8 +181,11 @@ def test_modules_that_shadow_others_are_refused(name):
         refuse_shadowing("a3_blocks", {f"{name}.py": b"", "multihead.py": b""}, taken={"attention", "masks"})
 
 
-def test_own_helper_modules_are_accepted():
-    """Are the student's own helper modules, with names nobody else uses, accepted?"""
+def test_own_helper_modules_are_accepted(monkeypatch):
+    """Are the student's own helper modules accepted, even when the grading process runs from
+    the student's folder (which puts their modules on its own sys.path, never the worker's)?"""
+    monkeypatch.syspath_prepend(str(ROOT / "solutions" / "a3_blocks"))
+    monkeypatch.syspath_prepend(str(ROOT / "autograder" / "graders" / "a3_blocks"))
     refuse_shadowing("a3_blocks", {"multihead.py": b"", "my_helpers.py": b"", "test_multihead.py": b""},
                      taken={"attention", "masks"})
 
