@@ -57,6 +57,26 @@ def recognise(actual, mistakes: Iterable[Mistake], matches: Callable[[object, ob
     return None
 
 
+def matches(atol: float, rtol: float) -> Callable[[object, object], bool]:
+    """A ``recognise`` comparison: same shape, close where finite, NaN exactly where the
+    mistake gives NaN (a missing eps divides 0 by 0; a fully masked row softmaxes to NaN)."""
+    def match(actual, expected) -> bool:
+        if not (isinstance(actual, torch.Tensor) and isinstance(expected, torch.Tensor)
+                and actual.shape == expected.shape):
+            return False
+        nan = torch.isnan(expected)
+        return (torch.equal(torch.isnan(actual), nan)
+                and bool(((actual.double() - expected.double()).abs()[~nan]
+                          <= atol + rtol * expected.double().abs()[~nan]).all()))
+    return match
+
+
+DROPOUT_IN_EVAL = Mistake(
+    "dropout is applied in eval mode too: use self.dropout (nn.Dropout) or F.dropout(..., training=self.training)",
+    "el dropout también se aplica en modo evaluación: usa self.dropout (nn.Dropout) o "
+    "F.dropout(..., training=self.training)", output=lambda: None)
+
+
 def fmt(x, spec: str = "", lang: str = "en") -> str:
     """``x`` formatted by ``spec`` in ``lang``: Spanish writes a decimal comma and groups
     thousands with a space (1 234 567,5); English writes 1,234,567.5."""

@@ -2,79 +2,153 @@
 
 from mutants import Mutant
 
+TABLE = "Does masked_self_attention reproduce"
+CAUSAL_RANDOM = "Is masked_self_attention causal attention on random"
+SHAPES = "Does attention match softmax"
+PADDING = "Does a (B, 1, 1, S) padding mask"
+SQUARE = "Does a (T_q, T_k) mask broadcast"
+FULLY = "Does a query with every key masked"
+GRADS = "Do gradients w.r.t. q, k and v"
+SOFTMAX = "        weights = torch.softmax(scores, dim=-1)"
+DEAD_ROWS = [  # drop the handling of a query with no visible key
+    ("        scores = scores.masked_fill(~has_key, 0.0)\n", ""),
+    ("weights = torch.softmax(scores, dim=-1).masked_fill(~has_key, 0.0)", "weights = torch.softmax(scores, dim=-1)"),
+]
+
 MUTANTS = {
     "no 1/sqrt(d_k) scaling": Mutant(
         "attention.py",
-        [
-            (" / math.sqrt(d_k)",
-             ""),
-        ],
-        must_fail=["Does masked_self_attention reproduce", "Does attention match softmax"],
+        [(" / math.sqrt(d_k)", "")],
+        must_fail=[TABLE, CAUSAL_RANDOM, SHAPES, PADDING, GRADS],
+        names="not divided by √d_k",
     ),
     "scaled by sqrt(d_v)": Mutant(
         "attention.py",
-        [
-            ("d_k = q.size(-1)",
-             "d_k = v.size(-1)"),
-        ],
-        must_fail=["Does attention match softmax"],
+        [("d_k = q.size(-1)", "d_k = v.size(-1)")],
+        must_fail=[SHAPES, PADDING, GRADS],
+        names="divided by √d_v",
+    ),
+    "scaled by d_k, not its square root": Mutant(
+        "attention.py",
+        [(" / math.sqrt(d_k)", " / d_k")],
+        must_fail=[TABLE, CAUSAL_RANDOM, SHAPES, PADDING, GRADS],
+        names="divided by d_k instead of √d_k",
+    ),
+    "softmax over the queries (dim=-2)": Mutant(
+        "attention.py",
+        [("torch.softmax(scores, dim=-1)", "torch.softmax(scores, dim=-2)")],
+        must_fail=[TABLE, CAUSAL_RANDOM, SHAPES, PADDING, GRADS],
+        names="softmax runs over the queries",
+    ),
+    "k.T on batched keys": Mutant(
+        "attention.py",
+        [("k.transpose(-2, -1)", "k.T")],
+        must_fail=[SHAPES, PADDING, SQUARE, FULLY, GRADS],
+        names="k.T reverses every dimension",
     ),
     "mask inverted": Mutant(
         "attention.py",
-        [
-            ("scores.masked_fill(~mask, ",
-             "scores.masked_fill(mask, "),
-        ],
-        must_fail=["Does a (B, 1, 1, S) padding mask", "Does a (T_q, T_k) mask broadcast"],
+        [("scores.masked_fill(~mask, ", "scores.masked_fill(mask, ")],
+        must_fail=[PADDING, SQUARE, TABLE],
+        names="mask is used inverted",
+    ),
+    "mask applied after the softmax": Mutant(
+        "attention.py",
+        [("        scores = scores.masked_fill(~mask, float(\"-inf\"))\n", ""),
+         ("weights = torch.softmax(scores, dim=-1).masked_fill(~has_key, 0.0)",
+          "weights = torch.softmax(scores, dim=-1).masked_fill(~mask, 0.0)")],
+        must_fail=[TABLE, CAUSAL_RANDOM, PADDING, SQUARE, FULLY, GRADS],
+        names="applied after the softmax",
     ),
     "NaN for fully masked rows": Mutant(
         "attention.py",
-        [
-            ("scores = scores.masked_fill(~has_key, 0.0)\n",
-             ""),
-            (".masked_fill(~has_key, 0.0)",
-             ""),
-        ],
-        must_fail=["Does a query with every key masked", "Do gradients w.r.t. q, k and v"],
+        DEAD_ROWS,
+        must_fail=[FULLY, GRADS],
+        names="gives NaN",
+    ),
+    "-1e9 fill, fully masked rows uniform": Mutant(
+        "attention.py",
+        [('masked_fill(~mask, float("-inf"))', "masked_fill(~mask, -1e9)"), *DEAD_ROWS],
+        must_fail=[FULLY, GRADS],
+        names="gets uniform weights",
+    ),
+    "weights returned before masking": Mutant(
+        "attention.py",
+        [("    if mask is not None:\n        scores = scores.masked_fill(~mask",
+          "    raw = torch.softmax(scores, dim=-1)\n    if mask is not None:\n        scores = scores.masked_fill(~mask"),
+         ("    return output, weights\n", "    return output, raw\n")],
+        must_fail=[PADDING, SQUARE, FULLY],
+        names="returned weights ignore the mask",
     ),
     "softmax without max subtraction": Mutant(
         "attention.py",
-        [
-            ("weights = torch.softmax(scores, dim=-1)\n",
-             "weights = scores.exp() / scores.exp().sum(-1, keepdim=True)\n"),
-        ],
+        [(SOFTMAX + "\n", "        weights = scores.exp() / scores.exp().sum(-1, keepdim=True)\n")],
         must_fail=["Do weight rows sum to 1 without overflow"],
+        names="exp overflows",
     ),
     "hard-coded course table": Mutant(
         "attention.py",
-        [
-            ("    Z, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(Q.size(0), device=Q.device))\n    return Z",
-             "    return torch.tensor([[1.0, 0.0, 0.0], [0.4568, 0.5432, 0.0], [0.3219, 0.3332, 0.3449], [0.2309, 0.5130, 0.5260]])"),
-        ],
-        must_fail=["Is masked_self_attention causal attention on random", "Does masked_self_attention reproduce"],
+        [("    Z, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(Q.size(0), device=Q.device))\n    return Z",
+          "    return torch.tensor([[1.0, 0.0, 0.0], [0.4568, 0.5432, 0.0], [0.3219, 0.3332, 0.3449], [0.2309, 0.5130, 0.5260]])")],
+        must_fail=[CAUSAL_RANDOM, TABLE],
+        names="hard-coded values",
+    ),
+    "masked_self_attention without the causal mask": Mutant(
+        "attention.py",
+        [("scaled_dot_product_attention(Q, K, V, mask=causal_mask(Q.size(0), device=Q.device))",
+          "scaled_dot_product_attention(Q, K, V)")],
+        must_fail=[CAUSAL_RANDOM, TABLE],
+        names="does not apply a causal mask",
     ),
     "calls F.scaled_dot_product_attention": Mutant(
         "attention.py",
-        [
-            ("    output = weights @ v  # (..., T_q, d_v)\n",
-             "    output = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n"),
-        ],
-        must_fail=["Does attention match softmax", "Does masked_self_attention reproduce"],
+        [("    output = weights @ v  # (..., T_q, d_v)\n",
+          "    output = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask)\n")],
+        must_fail=[SHAPES, TABLE],
+        names="uses what this exercise asks you to build",
     ),
     "padding mask (B, 1, S)": Mutant(
         "masks.py",
-        [
-            ("return (tokens != pad_id)[:, None, None, :]",
-             "return (tokens != pad_id)[:, None, :]"),
-        ],
-        must_fail=["Does padding_mask hide exactly"],
+        [("return (tokens != pad_id)[:, None, None, :]", "return (tokens != pad_id)[:, None, :]")],
+        must_fail=["Does padding_mask hide exactly", "Is target_mask the (B, 1, T, T)"],
+        names="two singleton dimensions",
+    ),
+    "padding mask inverted": Mutant(
+        "masks.py",
+        [("return (tokens != pad_id)", "return (tokens == pad_id)")],
+        must_fail=["Does padding_mask hide exactly", "Is target_mask the (B, 1, T, T)"],
+        names="padding mask is inverted",
+    ),
+    "padding mask compares with 0": Mutant(
+        "masks.py",
+        [("return (tokens != pad_id)", "return (tokens != 0)")],
+        must_fail=["Does padding_mask hide exactly", "Is target_mask the (B, 1, T, T)"],
+        names="compares with 0 instead of pad_id",
+    ),
+    "target mask OR": Mutant(
+        "masks.py",
+        [("padding_mask(tokens, pad_id) & causal_mask(", "padding_mask(tokens, pad_id) | causal_mask(")],
+        must_fail=["Is target_mask the (B, 1, T, T)"],
+        names="| (or)",
     ),
     "causal mask upper triangle": Mutant(
         "masks.py",
-        [
-            ("return torch.tril(",
-             "return torch.triu("),
-        ],
-        must_fail=["Is causal_mask(T) the boolean lower triangle", "Is target_mask the (B, 1, T, T)"],
+        [("return torch.tril(", "return torch.triu(")],
+        must_fail=["Is causal_mask(T) the boolean lower triangle", "Is target_mask the (B, 1, T, T)", TABLE, CAUSAL_RANDOM],
+        names="upper triangle (torch.triu)",
+    ),
+    "causal mask inverted (triu, diagonal=1)": Mutant(
+        "masks.py",
+        [("return torch.tril(torch.ones(T, T, dtype=torch.bool, device=device))",
+          "return torch.triu(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=1)")],
+        must_fail=["Is causal_mask(T) the boolean lower triangle", "Is target_mask the (B, 1, T, T)", TABLE, CAUSAL_RANDOM],
+        names="causal mask is inverted",
+    ),
+    "causal mask without the diagonal": Mutant(
+        "masks.py",
+        [("return torch.tril(torch.ones(T, T, dtype=torch.bool, device=device))",
+          "return torch.tril(torch.ones(T, T, dtype=torch.bool, device=device), diagonal=-1)")],
+        must_fail=["Is causal_mask(T) the boolean lower triangle", "Is target_mask the (B, 1, T, T)", TABLE, CAUSAL_RANDOM],
+        names="leaves out the diagonal",
     ),
 }

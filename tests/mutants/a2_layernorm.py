@@ -2,45 +2,91 @@
 
 from mutants import Mutant
 
+FORWARD = "        return (x - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias\n"
+OUTPUTS = ["Does the output match torch's layer_norm", "Does it normalise over several trailing dims",
+           "Do gradients w.r.t. input, weight and bias"]
+
 MUTANTS = {
     "unbiased variance": Mutant(
         "layernorm.py",
-        [
-            ("unbiased=False",
-             "unbiased=True"),
-        ],
-        must_fail=["Does LayerNorm(3) give the course's outputs", "Are the variance biased", "Does the output match torch's layer_norm"],
+        [("unbiased=False", "unbiased=True")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", "Are the variance biased", *OUTPUTS],
+        names="the variance is unbiased",
     ),
     "eps outside the square root": Mutant(
         "layernorm.py",
-        [
-            ("torch.sqrt(var + self.eps)",
-             "(torch.sqrt(var) + self.eps)"),
-        ],
-        must_fail=["Are the variance biased"],
+        [("torch.sqrt(var + self.eps)", "(torch.sqrt(var) + self.eps)")],
+        must_fail=["Are the variance biased", *OUTPUTS],
+        names="outside the square root",
+    ),
+    "no eps": Mutant(
+        "layernorm.py",
+        [("torch.sqrt(var + self.eps)", "torch.sqrt(var)")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", "Are the variance biased", *OUTPUTS],
+        names="eps is missing",
+    ),
+    "x.std() plus eps": Mutant(
+        "layernorm.py",
+        [(FORWARD, "        return (x - mean) / (x.std(dim=dims, keepdim=True) + self.eps) * self.weight + self.bias\n")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", "Are the variance biased", *OUTPUTS],
+        names="divided by N - 1",
+    ),
+    "mean not subtracted": Mutant(
+        "layernorm.py",
+        [(FORWARD, "        return x / torch.sqrt(var + self.eps) * self.weight + self.bias\n")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", *OUTPUTS],
+        names="the mean is not subtracted",
     ),
     "normalises the last dim only": Mutant(
         "layernorm.py",
-        [
-            ("dims = tuple(range(-len(self.normalized_shape), 0))",
-             "dims = (-1,)"),
-        ],
-        must_fail=["Does it normalise over several trailing dims"],
+        [("dims = tuple(range(-len(self.normalized_shape), 0))", "dims = (-1,)")],
+        must_fail=["Does it normalise over several trailing dims", "Do gradients w.r.t. input, weight and bias"],
+        names="over the last dimension only",
+    ),
+    "normalises over every dim": Mutant(
+        "layernorm.py",
+        [("dims = tuple(range(-len(self.normalized_shape), 0))", "dims = tuple(range(x.dim()))")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", *OUTPUTS],
+        names="over every dimension of x",
+    ),
+    "normalises over the first dims": Mutant(
+        "layernorm.py",
+        [("dims = tuple(range(-len(self.normalized_shape), 0))", "dims = tuple(range(len(self.normalized_shape)))")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", *OUTPUTS],
+        names="over the first dimensions",
+    ),
+    "weight and bias swapped in forward": Mutant(
+        "layernorm.py",
+        [("* self.weight + self.bias", "* self.bias + self.weight")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", *OUTPUTS],
+        names="weight and bias are swapped",
+    ),
+    "weight initialised to zeros": Mutant(
+        "layernorm.py",
+        [("nn.Parameter(torch.ones(self.normalized_shape))", "nn.Parameter(torch.zeros(self.normalized_shape))")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", "Are weight and bias parameters"],
+        names="must start at ones",
+    ),
+    "parameters named gamma and beta": Mutant(
+        "layernorm.py",
+        [("self.weight = nn.Parameter(", "self.gamma = nn.Parameter("),
+         ("self.bias = nn.Parameter(", "self.beta = nn.Parameter("),
+         ("* self.weight + self.bias", "* self.gamma + self.beta")],
+        must_fail=["Are weight and bias parameters", *OUTPUTS],
+        names="must be called weight and bias",
     ),
     "weight not a Parameter": Mutant(
         "layernorm.py",
-        [
-            ("self.weight = nn.Parameter(torch.ones(self.normalized_shape))",
-             "self.register_buffer('weight', torch.ones(self.normalized_shape))"),
-        ],
-        must_fail=["Are weight and bias parameters"],
+        [("self.weight = nn.Parameter(torch.ones(self.normalized_shape))",
+          "self.register_buffer('weight', torch.ones(self.normalized_shape))")],
+        must_fail=["Are weight and bias parameters", "Do gradients w.r.t. input, weight and bias"],
+        names="not a trainable nn.Parameter",
     ),
     "calls F.layer_norm": Mutant(
         "layernorm.py",
-        [
-            ("        return (x - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias\n",
-             "        return torch.nn.functional.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)\n"),
-        ],
+        [(FORWARD,
+          "        return torch.nn.functional.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)\n")],
         must_fail=["Does LayerNorm(3) give the course's outputs", "Do gradients w.r.t. input, weight and bias"],
+        names="uses what this exercise asks you to build",
     ),
 }

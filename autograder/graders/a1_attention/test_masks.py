@@ -1,4 +1,8 @@
-"""Hidden graders for a1_attention/masks.py."""
+"""Hidden graders for a1_attention/masks.py.
+
+Every draw holds a padded sequence and an unpadded one, and a pad id other than 0, so a
+mask that ignores padding, or compares with 0 instead of pad_id, fails at every seed.
+"""
 
 import pytest
 import torch
@@ -7,34 +11,105 @@ from autograder import checks
 
 
 def _tokens(rng, B, S, pad_id):
-    """Random non-pad ids with a random amount of right padding per row."""
-    tokens = torch.randint(0, 50, (B, S), generator=rng)
+    """Random ids, right-padded by a random amount per row; with B >= 2, one row padded and
+    another not. Id 0 is the first token of every row and nowhere else, so comparing with
+    0, or with pad_id the wrong way round, gives masks that differ from each other."""
+    tokens = torch.randint(1, 50, (B, S), generator=rng)
     tokens[tokens == pad_id] = pad_id + 1
-    tokens[~checks.right_padding(rng, B, S)] = pad_id
+    tokens[:, 0] = 0
+    real = checks.right_padding(rng, B, S)
+    padded = checks.randint(rng, 0, B - 1)
+    real[padded, checks.randint(rng, 1, S - 1):] = False
+    real[(padded + checks.randint(rng, 1, B - 1)) % B] = True
+    tokens[~real] = pad_id
     return tokens
+
+
+def _equal(actual, expected, what, mistakes):
+    """checks.equal, naming the mistake whose mask ``actual`` equals exactly."""
+    try:
+        checks.equal(actual, expected, what)
+    except checks.CheckFailure as failure:
+        found = checks.recognise(actual, mistakes, lambda a, m: isinstance(a, torch.Tensor) and a.shape == m.shape
+                                 and a.dtype == m.dtype and torch.equal(a, m))
+        raise (failure.naming(found) if found else failure) from None
+
+
+def _causal(T):
+    return torch.ones(T, T, dtype=torch.bool).tril()
+
+
+CAUSAL = {  # the ways causal_mask goes wrong: (en, es, mask of size T)
+    "triu": ("causal_mask is the upper triangle (torch.triu): position i may only see positions j <= i (torch.tril)",
+             "causal_mask es el triángulo superior (torch.triu): la posición i solo puede ver j <= i (torch.tril)",
+             lambda T: _causal(T).T.contiguous()),
+    "inverted": ("the causal mask is inverted (True above the diagonal): True must mean may attend, j <= i",
+                 "la máscara causal está invertida (True sobre la diagonal): True debe significar que se puede atender, j <= i",
+                 lambda T: ~_causal(T)),
+    "no diagonal": ("the causal mask leaves out the diagonal: position i must also see itself (j <= i)",
+                    "la máscara causal excluye la diagonal: la posición i también debe verse a sí misma (j <= i)",
+                    lambda T: _causal(T).tril(-1)),
+    "float": ("causal_mask returns a float tensor; masks are boolean (dtype=torch.bool)",
+              "causal_mask devuelve un tensor float; las máscaras son booleanas (dtype=torch.bool)",
+              lambda T: _causal(T).float()),
+}
+
+PADDING = {  # the ways padding_mask goes wrong: (en, es, mask of the tokens and pad_id)
+    "inverted": ("the padding mask is inverted: True must mark the real tokens (tokens != pad_id)",
+                 "la máscara de relleno está invertida: True debe marcar los tokens reales (tokens != pad_id)",
+                 lambda t, p: (t == p)[:, None, None, :]),
+    "zero": ("the padding mask compares with 0 instead of pad_id",
+             "la máscara de relleno compara con 0 en lugar de con pad_id",
+             lambda t, p: (t != 0)[:, None, None, :]),
+    "(B, 1, S)": ("the padding mask has shape (B, 1, S); it needs two singleton dimensions, (B, 1, 1, S), to broadcast "
+                  "over heads and queries",
+                  "la máscara de relleno tiene forma (B, 1, S); necesita dos dimensiones unitarias, (B, 1, 1, S), para "
+                  "difundirse sobre cabezas y consultas",
+                  lambda t, p: (t != p)[:, None, :]),
+    "(B, S)": ("the padding mask has shape (B, S); it needs two singleton dimensions, (B, 1, 1, S), to broadcast "
+               "over heads and queries",
+               "la máscara de relleno tiene forma (B, S); necesita dos dimensiones unitarias, (B, 1, 1, S), para "
+               "difundirse sobre cabezas y consultas",
+               lambda t, p: t != p),
+}
 
 
 @pytest.mark.points(1)
 def test_causal_mask(student, rng):
     """Is causal_mask(T) the boolean lower triangle for a random T? / ¿Es causal_mask(T) el triángulo inferior booleano?"""
-    for T in (1, checks.randint(rng, 2, 16)):
-        expected = torch.ones(T, T).tril().bool()
-        checks.equal(student.call("masks.causal_mask", T), expected, f"causal_mask({T})")
+    for T in (checks.randint(rng, 2, 16), 1):  # T >= 2 first: at T = 1 several mistakes look alike
+        _equal(student.call("masks.causal_mask", T), _causal(T), f"causal_mask({T})",
+               [checks.Mistake(en, es, output=lambda m=m: m(T)) for en, es, m in CAUSAL.values()])
 
 
 @pytest.mark.points(1)
 def test_padding_mask(student, rng):
     """Does padding_mask hide exactly the pad ids, with shape (B, 1, 1, S)? / ¿Oculta padding_mask exactamente los pad, con forma (B, 1, 1, S)?"""
-    B, S, pad_id = checks.randint(rng, 1, 5), checks.randint(rng, 2, 12), checks.randint(rng, 0, 3)
+    B, S, pad_id = checks.randint(rng, 2, 5), checks.randint(rng, 2, 12), checks.randint(rng, 1, 3)
     tokens = _tokens(rng, B, S, pad_id)
-    expected = (tokens != pad_id).view(B, 1, 1, S)
-    checks.equal(student.call("masks.padding_mask", tokens, pad_id), expected, f"padding_mask(tokens of shape {(B, S)}, pad_id={pad_id})")
+    _equal(student.call("masks.padding_mask", tokens, pad_id), (tokens != pad_id).view(B, 1, 1, S),
+           f"padding_mask(tokens of shape {(B, S)}, pad_id={pad_id})",
+           [checks.Mistake(en, es, output=lambda m=m: m(tokens, pad_id)) for en, es, m in PADDING.values()])
 
 
 @pytest.mark.points(1)
 def test_target_mask(student, rng):
     """Is target_mask the (B, 1, T, T) AND of padding and causality? / ¿Es target_mask el AND (B, 1, T, T) de relleno y causalidad?"""
-    B, T, pad_id = checks.randint(rng, 1, 5), checks.randint(rng, 2, 12), checks.randint(rng, 0, 3)
+    B, T, pad_id = checks.randint(rng, 2, 5), checks.randint(rng, 2, 12), checks.randint(rng, 1, 3)
     tokens = _tokens(rng, B, T, pad_id)
-    expected = (tokens != pad_id)[:, None, None, :] & torch.ones(T, T).tril().bool()
-    checks.equal(student.call("masks.target_mask", tokens, pad_id), expected, f"target_mask(tokens of shape {(B, T)}, pad_id={pad_id})")
+    padding = (tokens != pad_id)[:, None, None, :]
+    mistakes = [
+        checks.Mistake("target_mask combines padding and causality with | (OR); it needs & (AND)",
+                       "target_mask combina relleno y causalidad con | (OR); necesita & (AND)",
+                       output=lambda: padding | _causal(T)),
+        checks.Mistake("target_mask ignores the padding: combine padding_mask & causal_mask",
+                       "target_mask ignora el relleno: combina padding_mask & causal_mask",
+                       output=lambda: _causal(T).expand(B, 1, T, T)),
+        checks.Mistake("target_mask ignores causality: combine padding_mask & causal_mask",
+                       "target_mask ignora la causalidad: combina padding_mask & causal_mask",
+                       output=lambda: padding.expand(B, 1, T, T)),
+    ]
+    mistakes += [checks.Mistake(en, es, output=lambda m=m: padding & m(T).bool()) for en, es, m in CAUSAL.values()]
+    mistakes += [checks.Mistake(en, es, output=lambda m=m: m(tokens, pad_id) & _causal(T)) for en, es, m in PADDING.values()]
+    _equal(student.call("masks.target_mask", tokens, pad_id), padding & _causal(T),
+           f"target_mask(tokens of shape {(B, T)}, pad_id={pad_id})", mistakes)

@@ -1,4 +1,12 @@
-"""Hidden graders for a2_layernorm/layernorm.py; the oracle is torch's own layer_norm."""
+"""Hidden graders for a2_layernorm/layernorm.py; the oracle is torch's own layer_norm.
+
+Every random input is conditioned so that each classic mistake fails the same checks at
+every seed: the normalised groups have well-separated means and spreads of at least 1
+(float32 stays accurate there), and one group has a spread of 0.01, where var = 1e-4 is
+comparable to eps = 1e-5, so every mistake about eps shows (by about 5 %).
+"""
+
+import math
 
 import pytest
 import torch
@@ -7,34 +15,142 @@ import torch.nn.functional as F
 from autograder import checks
 
 LAYERNORM = "layernorm.LayerNorm"
+SMALL_SPREAD = 0.01
+
+
+def _variant(x, weight, bias, eps, n, mistake=None):
+    """LayerNorm in float64 over the last ``n`` dims, or with one classic ``mistake``."""
+    x, weight, bias = x.double(), weight.double(), bias.double()
+    dims = tuple(range(-n, 0))
+    if mistake == "last dim only":
+        dims = (-1,)
+    elif mistake == "all dims":
+        dims = tuple(range(x.dim()))
+    elif mistake == "first dims":
+        dims = tuple(range(n))
+    mean = x.mean(dims, keepdim=True)
+    var = x.var(dims, unbiased=mistake in ("unbiased", "std"), keepdim=True)
+    centred = x if mistake == "no centring" else x - mean
+    if mistake in ("eps outside", "std"):
+        normed = centred / (var.sqrt() + eps)
+    elif mistake == "no eps":
+        normed = centred / var.sqrt()
+    else:
+        normed = centred / (var + eps).sqrt()
+    if mistake == "swapped":
+        return normed * bias + weight
+    if mistake == "no affine":
+        return normed
+    return normed * weight + bias
+
+
+# (key, English, Spanish): the forward mistakes a failed output or gradient is compared with.
+FORWARD_MISTAKES = (
+    ("unbiased", "the variance is unbiased (divided by N - 1, the default of x.var() and x.std()); "
+     "LayerNorm divides by N (unbiased=False)",
+     "la varianza es insesgada (dividida entre N - 1, lo que hacen por defecto x.var() y x.std()); "
+     "LayerNorm divide entre N (unbiased=False)"),
+    ("std", "x.std() is unbiased (divided by N - 1) and puts eps outside the square root; "
+     "use sqrt(var + eps) with the biased variance (unbiased=False)",
+     "x.std() es insesgada (dividida entre N - 1) y deja eps fuera de la raíz; "
+     "usa sqrt(var + eps) con la varianza sesgada (unbiased=False)"),
+    ("eps outside", "eps is added to the standard deviation, outside the square root; it belongs inside: sqrt(var + eps)",
+     "eps se suma a la desviación típica, fuera de la raíz; va dentro: sqrt(var + eps)"),
+    ("no eps", "eps is missing: divide by sqrt(var + eps), not sqrt(var)",
+     "falta eps: divide entre sqrt(var + eps), no entre sqrt(var)"),
+    ("no centring", "the mean is not subtracted: normalise x - mean",
+     "no se resta la media: normaliza x - media"),
+    ("last dim only", "it normalises over the last dimension only, not over all the dimensions of normalized_shape",
+     "normaliza solo sobre la última dimensión, no sobre todas las de normalized_shape"),
+    ("all dims", "it normalises over every dimension of x (batch included), not only the last len(normalized_shape)",
+     "normaliza sobre todas las dimensiones de x (lote incluido), no solo sobre las últimas len(normalized_shape)"),
+    ("first dims", "it normalises over the first dimensions of x instead of the last ones (use negative dims)",
+     "normaliza sobre las primeras dimensiones de x en lugar de las últimas (usa dimensiones negativas)"),
+    ("swapped", "weight and bias are swapped: the output is normalised * weight + bias",
+     "weight y bias están intercambiados: la salida es normalizado * weight + bias"),
+    ("no affine", "weight and bias are not applied: the output is normalised * weight + bias",
+     "no se aplican weight ni bias: la salida es normalizado * weight + bias"),
+)
+
+
+def _mistakes(compute):
+    """One checks.Mistake per forward mistake; ``compute(key)`` gives its output."""
+    return [checks.Mistake(en, es, output=lambda key=key: compute(key)) for key, en, es in FORWARD_MISTAKES]
+
+
+def _close(actual, expected, what, atol, rtol, mistakes):
+    try:
+        checks.close(actual, expected, what, atol=atol, rtol=rtol)
+    except checks.CheckFailure as failure:
+        # float32 code against a float64 mistake: allow float32 rounding of large values
+        found = checks.recognise(actual, mistakes, checks.matches(atol, max(rtol, 1e-5)))
+        raise (failure.naming(found) if found else failure) from None
+
+
+def _conditioned(rng, lead, shape):
+    """(*lead, *shape) float64 input: every group has mean ±[0.5, 2] and spread in [1, 3],
+    except one random group with mean 0 and spread 0.01."""
+    groups, size = math.prod(lead), math.prod(shape)
+    z = torch.randn(groups, size, generator=rng, dtype=torch.float64)
+    z = (z - z.mean(-1, keepdim=True)) / z.std(-1, unbiased=False, keepdim=True)
+    sign = torch.randint(0, 2, (groups, 1), generator=rng) * 2 - 1
+    mean = sign * (0.5 + 1.5 * torch.rand(groups, 1, generator=rng, dtype=torch.float64))
+    spread = 1 + 2 * torch.rand(groups, 1, generator=rng, dtype=torch.float64)
+    small = checks.randint(rng, 0, groups - 1)
+    mean[small], spread[small] = 0.0, SMALL_SPREAD
+    return (mean + spread * z).reshape(*lead, *shape)
 
 
 def _random_case(rng, dims):
-    """Random normalized_shape with `dims` dimensions, input, weight, bias and grad."""
+    """Random normalized_shape with `dims` dimensions, input, weight and bias; the leading
+    dims hold at least two groups, so normalising over the batch shows."""
     shape = tuple(checks.randint(rng, 2, 7) for _ in range(dims))
-    lead = tuple(checks.randint(rng, 1, 4) for _ in range(checks.randint(rng, 1, 2)))
-    x = torch.randn(*lead, *shape, generator=rng, dtype=torch.float64) * 3 + 1
+    lead = (checks.randint(rng, 2, 4),) + tuple(checks.randint(rng, 1, 3) for _ in range(checks.randint(rng, 0, 1)))
+    x = _conditioned(rng, lead, shape)
     weight = torch.randn(shape, generator=rng, dtype=torch.float64)
     bias = torch.randn(shape, generator=rng, dtype=torch.float64)
     return shape, x, weight, bias
 
 
-def _check_forward(student, normalized_shape, x, weight, bias, eps=1e-5, atol=1e-5):
+NAMES = checks.Mistake("the parameters must be called weight and bias, like in torch.nn.LayerNorm",
+                       "los parámetros deben llamarse weight y bias, como en torch.nn.LayerNorm", output=lambda: None)
+
+
+def _module(student, *args, **fields):
+    """``student.module`` with weight and bias loaded by name, naming other names."""
+    try:
+        return student.module(LAYERNORM, *args, **fields)
+    except checks.CheckFailure as failure:
+        missing = any(f"no parameter named '{name}'" in failure.en for name in ("weight", "bias"))
+        raise (failure.naming(NAMES) if missing else failure) from None
+
+
+def _check_forward(student, normalized_shape, x, weight, bias, eps=1e-5):
     kwargs = {"init_kwargs": {"eps": eps}} if eps != 1e-5 else {}
-    report = student.module(
-        LAYERNORM, normalized_shape, state={"weight": weight, "bias": bias}, inputs=[x.float()], **kwargs
-    )
-    want = F.layer_norm(x.float(), weight.shape, weight.float(), bias.float(), eps)
-    checks.close(report.get("output"), want, f"LayerNorm({normalized_shape}, eps={eps:g}) output for input {tuple(x.shape)}", atol=atol, rtol=1e-4)
+    report = _module(student, normalized_shape, state={"weight": weight, "bias": bias}, inputs=[x.float()], **kwargs)
+    x32, w32, b32 = x.float(), weight.float(), bias.float()
+    want = F.layer_norm(x32, weight.shape, w32, b32, eps)
+    # float32 rounds x - mean by about 1e-7 * |x| <= 1e-6 in groups of spread >= 1 (and far
+    # less in the small one, of mean 0); the normalised value and weight carry it to y.
+    atol = 1e-5 * max(1.0, weight.abs().max().item())
+    _close(report.get("output"), want, f"LayerNorm({normalized_shape}, eps={eps:g}) output for input {tuple(x.shape)}",
+           atol, 1e-4, _mistakes(lambda key: _variant(x32, w32, b32, eps, weight.dim(), key).float()))
 
 
 @pytest.mark.points(2)
 def test_course_vectors(student, course_data):
     """Does LayerNorm(3) give the course's outputs for v1, v2, v3? / ¿Da LayerNorm(3) las salidas del curso para v1, v2, v3?"""
     data = course_data("a2_layernorm/course_vectors.json")
-    report = student.module(LAYERNORM, 3, init_kwargs={"eps": data["eps"]}, inputs=[torch.tensor(data["inputs"])])
-    checks.close(report.get("output"), torch.tensor(data["outputs"]), "LayerNorm(3)(v1, v2, v3)",
-                 atol=0.5 * 10 ** -data["decimals"], rtol=0)
+    x = torch.tensor(data["inputs"])
+    report = student.module(LAYERNORM, 3, init_kwargs={"eps": data["eps"]}, inputs=[x])
+    ones, zeros = torch.ones(3), torch.zeros(3)
+    mistakes = _mistakes(lambda key: _variant(x, ones, zeros, data["eps"], 1, key).float()) + [
+        checks.Mistake("weight is initialised to zeros; it must start at ones (and bias at zeros)",
+                       "weight se inicializa a ceros; debe empezar en unos (y bias en ceros)",
+                       output=lambda: torch.zeros(3, 3)),
+    ]
+    _close(report.get("output"), torch.tensor(data["outputs"]), "LayerNorm(3)(v1, v2, v3)",
+           0.5 * 10 ** -data["decimals"], 0, mistakes)
 
 
 @pytest.mark.points(1)
@@ -42,21 +158,33 @@ def test_parameters(student, rng):
     """Are weight and bias parameters of shape normalized_shape, at ones and zeros? / ¿Son weight y bias parámetros de forma normalized_shape, a unos y ceros?"""
     for normalized_shape in (checks.randint(rng, 2, 9), (checks.randint(rng, 2, 5), checks.randint(rng, 2, 5))):
         shape = (normalized_shape,) if isinstance(normalized_shape, int) else normalized_shape
-        params = student.module(LAYERNORM, normalized_shape)["parameters"]
+        report = student.module(LAYERNORM, normalized_shape)
+        params = report["parameters"]
+        for name in ("weight", "bias"):
+            checks.expect(
+                name not in report["buffers"],
+                f"LayerNorm({normalized_shape}).{name} is a buffer, not a trainable nn.Parameter",
+                f"LayerNorm({normalized_shape}).{name} es un buffer, no un nn.Parameter entrenable",
+            )
         checks.expect(
             set(params) == {"weight", "bias"},
-            f"LayerNorm({normalized_shape}) must have exactly the parameters weight and bias, found {sorted(params)}",
-            f"LayerNorm({normalized_shape}) debe tener exactamente los parámetros weight y bias, hay {sorted(params)}",
+            f"LayerNorm({normalized_shape}) has the parameters {sorted(params)}; the parameters must be called "
+            "weight and bias, like in torch.nn.LayerNorm",
+            f"LayerNorm({normalized_shape}) tiene los parámetros {sorted(params)}; los parámetros deben llamarse "
+            "weight y bias, como en torch.nn.LayerNorm",
         )
-        for name, fill in (("weight", torch.ones), ("bias", torch.zeros)):
-            info = params[name] if isinstance(params[name], dict) else {}
-            checks.expect(
-                info.get("requires_grad") is True,
-                f"{name} must be a trainable nn.Parameter",
-                f"{name} debe ser un nn.Parameter entrenable",
-            )
+        for name, fill, word, palabra in (("weight", torch.ones, "ones", "unos"), ("bias", torch.zeros, "zeros", "ceros")):
+            info = params[name]
+            checks.expect(info.get("requires_grad") is True,
+                          f"{name} is not a trainable nn.Parameter (requires_grad is False)",
+                          f"{name} no es un nn.Parameter entrenable (requires_grad es False)")
             value = checks.tensor(info.get("value"), f"LayerNorm({normalized_shape}).{name}", shape=shape)
-            checks.equal(value.float(), fill(shape), f"initial LayerNorm({normalized_shape}).{name}")
+            first = value.flatten()[:3].tolist()
+            checks.expect(
+                torch.equal(value.float(), fill(shape)),
+                f"{name} is initialised to [{', '.join(checks.fmt(x, 'g') for x in first)}, ...]; it must start at {word}",
+                f"{name} se inicializa a [{'; '.join(checks.fmt(x, 'g', 'es') for x in first)}; ...]; debe empezar en {palabra}",
+            )
 
 
 @pytest.mark.points(2)
@@ -76,25 +204,43 @@ def test_matches_torch_tuple_shape(student, rng):
 @pytest.mark.points(1)
 def test_biased_variance_and_eps(student, rng):
     """Are the variance biased (÷N) and eps added inside the square root? / ¿Es la varianza sesgada (÷N) y se suma eps dentro de la raíz?"""
-    x = torch.randn(3, 2, generator=rng, dtype=torch.float64) * 0.5
-    ones, zeros = torch.ones(2, dtype=torch.float64), torch.zeros(2, dtype=torch.float64)
-    _check_forward(student, 2, x, ones, zeros)
+    # Spreads in [0.2, 1] against eps in [0.1, 1.1]: eps moves every output by far more
+    # than float32 rounding, wherever it is added.
+    x = _conditioned(rng, (3,), (4,))
+    x = x / x.std(-1, unbiased=False, keepdim=True) * (0.2 + 0.8 * torch.rand(3, 1, generator=rng, dtype=torch.float64))
+    ones, zeros = torch.ones(4, dtype=torch.float64), torch.zeros(4, dtype=torch.float64)
     eps = 0.1 + torch.rand(1, generator=rng).item()
-    _check_forward(student, 2, x, ones, zeros, eps=eps)
+    _check_forward(student, 4, x, ones, zeros, eps=eps)
+
+
+def _grads(x, weight, bias, grad_output, n, mistake=None):
+    xr, wr, br = (t.clone().requires_grad_(True) for t in (x, weight, bias))
+    if mistake is None:
+        F.layer_norm(xr, weight.shape, wr, br, 1e-5).backward(grad_output)
+    else:
+        _variant(xr, wr, br, 1e-5, n, mistake).backward(grad_output)
+    return xr.grad, wr.grad, br.grad
 
 
 @pytest.mark.points(2)
 def test_gradients(student, rng):
     """Do gradients w.r.t. input, weight and bias match torch's layer_norm? / ¿Coinciden los gradientes respecto a la entrada, weight y bias con layer_norm de torch?"""
-    shape, x, weight, bias = _random_case(rng, checks.randint(rng, 1, 2))
-    grad_output = torch.randn(x.shape, generator=rng, dtype=torch.float64)
-    report = student.module(LAYERNORM, shape, state={"weight": weight, "bias": bias}, inputs=[x], grad_output=grad_output,
-                            dtype="float64")
-    xr, wr, br = (t.clone().requires_grad_(True) for t in (x, weight, bias))
-    F.layer_norm(xr, shape, wr, br, 1e-5).backward(grad_output)
-    grads = report.get("input_grads")
-    grads = grads if isinstance(grads, list) and grads else [None]
-    checks.close(grads[0], xr.grad, "gradient w.r.t. the input", atol=1e-7)
-    param_grads = report.get("param_grads") if isinstance(report.get("param_grads"), dict) else {}
-    checks.close(param_grads.get("weight"), wr.grad, "gradient w.r.t. weight", atol=1e-7)
-    checks.close(param_grads.get("bias"), br.grad, "gradient w.r.t. bias", atol=1e-7)
+    for dims in (1, 2):
+        shape, x, weight, bias = _random_case(rng, dims)
+        normalized_shape = shape[0] if dims == 1 else shape
+        grad_output = torch.randn(x.shape, generator=rng, dtype=torch.float64)
+        report = _module(student, normalized_shape, state={"weight": weight, "bias": bias}, inputs=[x],
+                         grad_output=grad_output, dtype="float64")
+        want = _grads(x, weight, bias, grad_output, dims)
+        grads = report.get("input_grads")
+        got_input = grads[0] if isinstance(grads, list) and grads else None
+        param_grads = report.get("param_grads") if isinstance(report.get("param_grads"), dict) else {}
+        for i, (what, got) in enumerate((("the input", got_input), ("weight", param_grads.get("weight")),
+                                         ("bias", param_grads.get("bias")))):
+            if got is None and what in ("weight", "bias") and what not in report["parameters"]:
+                raise checks.CheckFailure(
+                    f"gradient w.r.t. {what}: none, because {what} is not a trainable nn.Parameter",
+                    f"gradiente respecto a {what}: no hay, porque {what} no es un nn.Parameter entrenable",
+                )
+            _close(got, want[i], f"gradient w.r.t. {what} (normalized_shape={normalized_shape})", 1e-7, 1e-5,
+                   _mistakes(lambda key, i=i: _grads(x, weight, bias, grad_output, dims, key)[i]))
