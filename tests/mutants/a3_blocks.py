@@ -2,6 +2,9 @@
 
 from mutants import Mutant
 
+TABLES = ["Is the table for d_model = 4", "Is pe the paper's sin/cos table", "Does forward add pe[:T]",
+          "Are far positions still distinct"]
+
 MUTANTS = {
     "sin and cos swapped": Mutant(
         "positional.py",
@@ -11,7 +14,8 @@ MUTANTS = {
             ("pe[:, 1::2] = torch.cos(",
              "pe[:, 1::2] = torch.sin("),
         ],
-        must_fail=["Is the table for d_model = 4", "Is pe the paper's sin/cos table", "Does forward add pe[:T]"],
+        must_fail=TABLES,
+        names="sin and cos swapped",
     ),
     "frequencies use i instead of 2i": Mutant(
         "positional.py",
@@ -19,7 +23,35 @@ MUTANTS = {
             ("torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)",
              "torch.arange(0, d_model // 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)"),
         ],
-        must_fail=["Is pe the paper's sin/cos table"],
+        must_fail=TABLES,
+        names="not i/d_model",
+    ),
+    "frequency base 1000 instead of 10000": Mutant(
+        "positional.py",
+        [("-math.log(10000.0) / d_model", "-math.log(1000.0) / d_model")],
+        must_fail=TABLES,
+        names="wrong frequency base",
+    ),
+    "frequencies multiply instead of divide": Mutant(
+        "positional.py",
+        [("-math.log(10000.0) / d_model", "math.log(10000.0) / d_model")],
+        must_fail=TABLES,
+        names="not multiplied",
+    ),
+    "sines and cosines in halves, not interleaved": Mutant(
+        "positional.py",
+        [
+            ("pe[:, 0::2] = torch.sin(position * inv_freq)\n        pe[:, 1::2] = torch.cos(position * inv_freq)",
+             "pe = torch.cat([torch.sin(position * inv_freq), torch.cos(position * inv_freq)], dim=1)"),
+        ],
+        must_fail=TABLES,
+        names="must be interleaved",
+    ),
+    "positions indexed by the batch size": Mutant(
+        "positional.py",
+        [("return x + self.pe[:T]", "return x + self.pe[:x.size(0)]")],
+        must_fail=["Does forward add pe[:T]"],
+        names="instead of pe[:T]",
     ),
     "heads merged without transposing back": Mutant(
         "multihead.py",
@@ -27,7 +59,39 @@ MUTANTS = {
             ("out = out.transpose(1, 2).reshape(B, T_q, self.d_model)",
              "out = out.reshape(B, T_q, self.d_model)"),
         ],
-        must_fail=["Does self-attention match torch", "Does cross-attention"],
+        must_fail=["Does self-attention match torch", "Does cross-attention", "Does a (T, T) causal mask"],
+        names="heads merged without transposing back",
+    ),
+    "heads split without transpose": Mutant(
+        "multihead.py",
+        [
+            ("q = self.w_q(query).view(B, T_q, h, d_k).transpose(1, 2)", "q = self.w_q(query).view(B, h, T_q, d_k)"),
+            ("k = self.w_k(key).view(B, T_k, h, d_k).transpose(1, 2)", "k = self.w_k(key).view(B, h, T_k, d_k)"),
+            ("v = self.w_v(value).view(B, T_k, h, d_k).transpose(1, 2)", "v = self.w_v(value).view(B, h, T_k, d_k)"),
+        ],
+        must_fail=["Does self-attention match torch", "Does cross-attention", "Does a (T, T) causal mask"],
+        names="heads split without transpose",
+    ),
+    "key and value swapped": Mutant(
+        "multihead.py",
+        [
+            ("k = self.w_k(key).view(B, T_k, h, d_k)", "k = self.w_k(value).view(B, T_k, h, d_k)"),
+            ("v = self.w_v(value).view(B, T_k, h, d_k)", "v = self.w_v(key).view(B, T_k, h, d_k)"),
+        ],
+        must_fail=["Does cross-attention"],
+        names="key and value swapped",
+    ),
+    "no output projection": Mutant(
+        "multihead.py",
+        [("return self.w_o(out), (weights", "return out, (weights")],
+        must_fail=["Does self-attention match torch", "Does cross-attention", "Does a (T, T) causal mask"],
+        names="output projection w_o is not applied",
+    ),
+    "mask not passed to the attention": Mutant(
+        "multihead.py",
+        [("scaled_dot_product_attention(q, k, v, mask)", "scaled_dot_product_attention(q, k, v)")],
+        must_fail=["Does cross-attention", "Does a (T, T) causal mask"],
+        names="mask is not passed on",
     ),
     "no divisibility check": Mutant(
         "multihead.py",
@@ -36,6 +100,28 @@ MUTANTS = {
              "if False:"),
         ],
         must_fail=["Does MultiHeadAttention(d_model, h) with h not dividing"],
+        names="does not check that num_heads divides",
+    ),
+    "attention dropout also in eval mode": Mutant(
+        "multihead.py",
+        [
+            ("if self.training and self.dropout.p > 0:\n            out = self.dropout(weights) @ v",
+             "if self.dropout.p > 0:\n            out = nn.functional.dropout(weights, self.dropout.p) @ v"),
+        ],
+        must_fail=["Does cross-attention"],
+        names="dropout is applied in eval mode",
+    ),
+    "attention dropout result unused": Mutant(
+        "multihead.py",
+        [("out = self.dropout(weights) @ v", "self.dropout(weights) @ v")],
+        must_fail=["Does cross-attention"],
+        names="dropout is never applied to the attention weights",
+    ),
+    "dropout on the heads' outputs, not the weights": Mutant(
+        "multihead.py",
+        [("out = self.dropout(weights) @ v", "out = self.dropout(out)")],
+        must_fail=["Does cross-attention"],
+        names="instead of on the attention weights",
     ),
     "dropout after the second linear layer": Mutant(
         "feedforward.py",
@@ -44,6 +130,7 @@ MUTANTS = {
              "return self.dropout(self.linear2(torch.relu(self.linear1(x))))"),
         ],
         must_fail=["In training mode, does dropout zero some hidden units"],
+        names="dropout after linear2",
     ),
     "feed-forward without ReLU": Mutant(
         "feedforward.py",
@@ -52,5 +139,19 @@ MUTANTS = {
              "self.dropout(self.linear1(x))"),
         ],
         must_fail=["Is the output linear2(ReLU(linear1(x)))", "Do the gradients w.r.t. the input and both layers"],
+        names="no ReLU between linear1 and linear2",
+    ),
+    "GELU instead of ReLU": Mutant(
+        "feedforward.py",
+        [("self.dropout(torch.relu(self.linear1(x)))", "self.dropout(nn.functional.gelu(self.linear1(x)))")],
+        must_fail=["Is the output linear2(ReLU(linear1(x)))", "Do the gradients w.r.t. the input and both layers"],
+        names="GELU instead of ReLU",
+    ),
+    "feed-forward dropout result unused": Mutant(
+        "feedforward.py",
+        [("return self.linear2(self.dropout(torch.relu(self.linear1(x))))",
+          "return self.linear2(torch.relu(self.linear1(x)))")],
+        must_fail=["In training mode, does dropout zero some hidden units"],
+        names="dropout never acts on the hidden units",
     ),
 }

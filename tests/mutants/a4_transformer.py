@@ -2,6 +2,9 @@
 
 from mutants import Mutant
 
+LOGITS = ["Does the post-norm model give the reference logits", "Does the pre-norm model", "With tie_weights",
+          "Do encode and decode return"]
+
 MUTANTS = {
     "post-norm without the residual": Mutant(
         "layers.py",
@@ -10,6 +13,7 @@ MUTANTS = {
              "x = self.norm1(self.dropout1(self.self_attn(x, x, x, mask)[0]))"),
         ],
         must_fail=["Does a post-norm EncoderLayer match"],
+        names="a residual connection is missing",
     ),
     "pre-norm normalises after the sub-layer": Mutant(
         "layers.py",
@@ -18,6 +22,7 @@ MUTANTS = {
              "            x = self.norm2(x + self.dropout2(self.ff(x)))\n"),
         ],
         must_fail=["Does a pre-norm EncoderLayer match"],
+        names="LayerNorm in the wrong place for pre-norm",
     ),
     "cross-attention attends to the decoder itself": Mutant(
         "layers.py",
@@ -26,6 +31,24 @@ MUTANTS = {
              "self.cross_attn(x, x, x, tgt_mask)"),
         ],
         must_fail=["Does a post-norm DecoderLayer match"],
+        names="cross-attention attends to the decoder itself",
+    ),
+    "decoder self-attention without the target mask": Mutant(
+        "layers.py",
+        [("self.self_attn(x, x, x, tgt_mask)", "self.self_attn(x, x, x)")],
+        must_fail=["Does a post-norm DecoderLayer match", "Does changing a future target position"],
+        names="self-attention is not causal",
+    ),
+    "dropout after the norm in post-norm": Mutant(
+        "layers.py",
+        [
+            ("x = self.norm1(x + self.dropout1(self.self_attn(x, x, x, mask)[0]))",
+             "x = self.dropout1(self.norm1(x + self.self_attn(x, x, x, mask)[0]))"),
+            ("x = self.norm2(x + self.dropout2(self.ff(x)))",
+             "x = self.dropout2(self.norm2(x + self.ff(x)))"),
+        ],
+        must_fail=["Does a post-norm EncoderLayer match"],
+        names="dropout acts on the residual stream",
     ),
     "embeddings not scaled by sqrt(d_model)": Mutant(
         "transformer.py",
@@ -33,7 +56,22 @@ MUTANTS = {
             ("embedding(tokens) * math.sqrt(self.config.d_model)",
              "embedding(tokens)"),
         ],
-        must_fail=["Does the post-norm model give the reference logits", "Do encode and decode return"],
+        must_fail=LOGITS,
+        names="does not scale the token embeddings",
+    ),
+    "embeddings scaled after adding the positions": Mutant(
+        "transformer.py",
+        [("self.positional(embedding(tokens) * math.sqrt(self.config.d_model))",
+          "self.positional(embedding(tokens)) * math.sqrt(self.config.d_model)")],
+        must_fail=LOGITS,
+        names="after adding the positions",
+    ),
+    "no dropout after the embeddings": Mutant(
+        "transformer.py",
+        [("return self.dropout(self.positional(embedding(tokens) * math.sqrt(self.config.d_model)))",
+          "return self.positional(embedding(tokens) * math.sqrt(self.config.d_model))")],
+        must_fail=["Do encode and decode return"],
+        names="embed applies no dropout in training mode",
     ),
     "target mask without causality": Mutant(
         "transformer.py",
@@ -42,6 +80,19 @@ MUTANTS = {
              "tgt_mask = padding_mask(tgt, self.config.pad_id)"),
         ],
         must_fail=["Does changing target token t leave the logits", "Does the post-norm model give the reference logits"],
+        names="self-attention is not causal",
+    ),
+    "encoder output not passed on as memory": Mutant(
+        "transformer.py",
+        [("            x = layer(x, src_mask)\n", "            out = layer(x, src_mask)\n")],
+        must_fail=LOGITS,
+        names="not the encoder layers' output",
+    ),
+    "cross-attention gets the target mask": Mutant(
+        "transformer.py",
+        [("x = layer(x, memory, tgt_mask, src_mask)", "x = layer(x, memory, tgt_mask, tgt_mask)")],
+        must_fail=LOGITS,
+        names="get the target mask as memory_mask",
     ),
     "no final encoder norm in pre-norm": Mutant(
         "transformer.py",
@@ -50,5 +101,12 @@ MUTANTS = {
              "return x, src_mask"),
         ],
         must_fail=["Does the pre-norm model"],
+        names="final encoder_norm",
+    ),
+    "no final decoder norm in pre-norm": Mutant(
+        "transformer.py",
+        [("return self.generator(self.decoder_norm(x))", "return self.generator(x)")],
+        must_fail=["Does the pre-norm model"],
+        names="final decoder_norm",
     ),
 }

@@ -20,9 +20,33 @@ def _case(rng):
     return d_model, d_ff, state, x
 
 
-def reference(state, x):
-    hidden = torch.relu(x @ state["linear1.weight"].T + state["linear1.bias"])
-    return hidden @ state["linear2.weight"].T + state["linear2.bias"]
+def reference(state, x, kind=None):
+    """linear2(ReLU(linear1(x))), or what the classic mistake ``kind`` computes instead."""
+    hidden = x @ state["linear1.weight"].T + state["linear1.bias"]
+    hidden = ACTIVATIONS.get(kind, torch.relu)(hidden)
+    out = hidden @ state["linear2.weight"].T + state["linear2.bias"]
+    return torch.relu(out) if kind == "relu_on_output" else out
+
+
+ACTIVATIONS = {
+    "gelu": torch.nn.functional.gelu,
+    "gelu_tanh": lambda t: torch.nn.functional.gelu(t, approximate="tanh"),
+    "no_activation": lambda t: t,
+}
+MISTAKES = {
+    "gelu": ("GELU instead of ReLU between the two linear layers (the paper's FFN uses max(0, ·))",
+             "GELU en vez de ReLU entre las dos capas lineales (la FFN del artículo usa max(0, ·))"),
+    "no_activation": ("no ReLU between linear1 and linear2",
+                      "falta la ReLU entre linear1 y linear2"),
+    "relu_on_output": ("a ReLU after linear2 as well: the output must be able to be negative",
+                       "una ReLU también tras linear2: la salida debe poder ser negativa"),
+}
+MISTAKES["gelu_tanh"] = MISTAKES["gelu"]
+
+
+def mistakes(output):
+    """The classic mistakes of the block, each as ``output(kind)`` computes what it returns."""
+    return [checks.Mistake(en, es, output=lambda kind=kind: output(kind)) for kind, (en, es) in MISTAKES.items()]
 
 
 @pytest.mark.points(1)
@@ -36,7 +60,8 @@ def test_output(student, rng):
     """Is the output linear2(ReLU(linear1(x))) for random weights? / ¿Es la salida linear2(ReLU(linear1(x))) con pesos aleatorios?"""
     d_model, d_ff, state, x = _case(rng)
     report = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64", inputs=[x])
-    checks.close(report.get("output"), reference(state, x), f"FeedForward({d_model}, {d_ff}) output in eval mode", atol=1e-9)
+    checks.close(report.get("output"), reference(state, x), f"FeedForward({d_model}, {d_ff}) output in eval mode",
+                 atol=1e-9, mistakes=mistakes(lambda kind: reference(state, x, kind)))
 
 
 @pytest.mark.points(1)
@@ -46,14 +71,20 @@ def test_gradients(student, rng):
     grad_output = torch.randn(x.shape, generator=rng, dtype=torch.float64)
     report = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.0}, state=state, dtype="float64",
                             inputs=[x], grad_output=grad_output)
-    ref = {k: v.clone().requires_grad_(True) for k, v in state.items()}
-    xr = x.clone().requires_grad_(True)
-    reference(ref, xr).backward(grad_output)
+
+    def gradients(kind=None):
+        ref = {k: v.clone().requires_grad_(True) for k, v in state.items()}
+        xr = x.clone().requires_grad_(True)
+        reference(ref, xr, kind).backward(grad_output)
+        return {"input": xr.grad, **{name: t.grad for name, t in ref.items()}}
+
+    want = gradients()
     grads = report.get("input_grads") if isinstance(report.get("input_grads"), list) else [None]
-    checks.close(grads[0] if grads else None, xr.grad, "gradient w.r.t. the input", atol=1e-9)
     param_grads = report.get("param_grads") if isinstance(report.get("param_grads"), dict) else {}
-    for name, tensor in ref.items():
-        checks.close(param_grads.get(name), tensor.grad, f"gradient w.r.t. {name}", atol=1e-9)
+    got = {"input": grads[0] if grads else None, **{name: param_grads.get(name) for name in state}}
+    for name in want:
+        checks.close(got[name], want[name], "gradient w.r.t. the input" if name == "input" else f"gradient w.r.t. {name}",
+                     atol=1e-9, mistakes=mistakes(lambda kind, name=name: gradients(kind)[name]))
 
 
 @pytest.mark.points(1)
@@ -66,15 +97,46 @@ def test_dropout_is_active_in_training(student, rng):
         "linear2.weight": torch.ones(d_model, d_ff, dtype=torch.float64),
         "linear2.bias": torch.zeros(d_model, dtype=torch.float64),
     }
-    x = torch.zeros(1, 50, d_model, dtype=torch.float64)  # hidden = ReLU(1) = 1 everywhere
+    x = torch.zeros(1, 50, d_model, dtype=torch.float64)  # every hidden unit is act(1): 1 for ReLU
+    evaluated = checks.tensor(
+        student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64", inputs=[x]).get("output"),
+        "output in eval mode", shape=(1, 50, d_model), dtype=torch.float64)
+    # In eval mode dropout does nothing: every output is d_ff x act(1), the same everywhere
+    # (the activation itself is the business of the output test, not of this one).
+    unit = evaluated.flatten()[0].item() / d_ff
+    try:
+        checks.expect(
+            unit > 0 and bool((evaluated == evaluated.flatten()[0]).all()),
+            "with dropout=0.5 in eval mode every output should be the same (dropout must do nothing there)",
+            "con dropout=0.5 en modo evaluación todas las salidas deberían ser iguales (el dropout no debe hacer nada)",
+        )
+    except checks.CheckFailure as failure:
+        raise failure.naming(checks.DROPOUT_IN_EVAL) from None
     train = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64",
                            inputs=[x], train=True, seed=checks.randint(rng, 0, 10**6))
-    out = checks.tensor(train.get("output"), "output in training mode", shape=(1, 50, d_model))
-    # Without dropout every output is 64. Dropout on the hidden units (p = 0.5, kept ones
-    # scaled by 2) makes each output 2 x (units kept at that position): different across
-    # positions, but equal across the d_model outputs of one position.
-    checks.expect(
-        bool((out != 64).any()) and bool((out == out[..., :1]).all()) and bool((out % 2 == 0).all()),
-        "with dropout=0.5 in training mode, dropout must act on the hidden units after the ReLU (nn.Dropout)",
-        "con dropout=0.5 en modo entrenamiento, el dropout debe actuar sobre las unidades ocultas tras la ReLU (nn.Dropout)",
-    )
+    out = checks.tensor(train.get("output"), "output in training mode", shape=(1, 50, d_model)) / unit
+    # Dropout on the hidden units (p = 0.5, kept ones scaled by 2) makes each output
+    # act(1) x 2 x (units kept at that position): different across positions, but equal
+    # across the d_model outputs of one position.
+    kept = out / 2
+    try:
+        checks.expect(
+            bool(((out - d_ff).abs() > 1e-6).any()) and bool((out == out[..., :1]).all())
+            and bool(((kept - kept.round()).abs() <= 1e-9).all()),
+            "with dropout=0.5 in training mode, dropout must act on the hidden units after the ReLU (nn.Dropout)",
+            "con dropout=0.5 en modo entrenamiento, el dropout debe actuar sobre las unidades ocultas tras la ReLU (nn.Dropout)",
+        )
+    except checks.CheckFailure as failure:
+        if bool(((out - d_ff).abs() <= 1e-6).all()):
+            raise failure.naming(NO_HIDDEN_DROPOUT) from None
+        raise (failure if bool((out == out[..., :1]).all()) else failure.naming(OUTPUT_DROPOUT)) from None
+
+
+NO_HIDDEN_DROPOUT = checks.Mistake(
+    "dropout never acts on the hidden units in training mode (missing, its result unused, or applied to the input)",
+    "el dropout nunca actúa sobre las unidades ocultas en entrenamiento (falta, no se usa su resultado o se aplica "
+    "a la entrada)", output=lambda: None)
+OUTPUT_DROPOUT = checks.Mistake(
+    "dropout after linear2 (on the output) instead of on the hidden units between the ReLU and linear2",
+    "dropout tras linear2 (sobre la salida) en vez de sobre las unidades ocultas entre la ReLU y linear2",
+    output=lambda: None)

@@ -9,14 +9,61 @@ from autograder import checks
 PE = "positional.PositionalEncoding"
 
 
-def table(d_model, max_len):
-    """The sinusoidal table, in float64, straight from the paper's formula."""
+def table(d_model, max_len, kind=None):
+    """The sinusoidal table, in float64, straight from the paper's formula; or the table
+    that the classic mistake ``kind`` builds instead."""
     pos = torch.arange(max_len, dtype=torch.float64)[:, None]
-    i = torch.arange(0, d_model, 2, dtype=torch.float64)
-    angle = pos / 10000 ** (i / d_model)
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64) * {"i_not_2i": 0.5, "4i_not_2i": 2.0}.get(kind, 1.0)
+    exponent = two_i / d_model * (-1 if kind == "positive_exponent" else 1)
+    angle = pos / {"base_1000": 1000.0}.get(kind, 10000.0) ** exponent
+    sin, cos = (angle.cos(), angle.sin()) if kind == "sin_cos_swapped" else (angle.sin(), angle.cos())
+    if kind == "halves":
+        return torch.cat([sin, cos], dim=1)
     pe = torch.zeros(max_len, d_model, dtype=torch.float64)
-    pe[:, 0::2], pe[:, 1::2] = angle.sin(), angle.cos()
+    pe[:, 0::2], pe[:, 1::2] = sin, cos
     return pe
+
+
+TABLE_MISTAKES = {
+    "sin_cos_swapped": ("sin and cos swapped: sines go in the even columns 0, 2, 4, ..., cosines in the odd ones",
+                        "sin y cos intercambiados: los senos van en las columnas pares 0, 2, 4, ..., los cosenos en las impares"),
+    "halves": ("sines in the first half and cosines in the second half: they must be interleaved (pe[:, 0::2], pe[:, 1::2])",
+               "senos en la primera mitad y cosenos en la segunda: deben ir intercalados (pe[:, 0::2], pe[:, 1::2])"),
+    "i_not_2i": ("wrong frequencies: the exponent is 2i/d_model with 2i = 0, 2, 4, ..., not i/d_model with i = 0, 1, 2, ...",
+                 "frecuencias incorrectas: el exponente es 2i/d_model con 2i = 0, 2, 4, ..., no i/d_model con i = 0, 1, 2, ..."),
+    "4i_not_2i": ("wrong frequencies: the exponent is 2i/d_model, but the even column index (already 2i) was doubled again",
+                  "frecuencias incorrectas: el exponente es 2i/d_model, pero el índice de columna par (ya 2i) se duplicó otra vez"),
+    "positive_exponent": ("wrong frequencies: pos is divided by 10000^(2i/d_model), not multiplied (check the exponent's sign)",
+                          "frecuencias incorrectas: pos se divide entre 10000^(2i/d_model), no se multiplica (revisa el signo del exponente)"),
+    "base_1000": ("wrong frequency base: the wavelengths grow as 10000^(2i/d_model), with base 10000",
+                  "base de frecuencia incorrecta: las longitudes de onda crecen como 10000^(2i/d_model), con base 10000"),
+}
+
+
+def table_mistakes(d_model, max_len, rows=slice(None), apply=lambda pe: pe):
+    """The classic mistakes of the table, each as ``apply`` of the rows it would give."""
+    return [checks.Mistake(en, es, output=lambda kind=kind: apply(table(d_model, max_len, kind)[rows]))
+            for kind, (en, es) in TABLE_MISTAKES.items()]
+
+
+def check_table(actual, expected, what, atol, d_model, max_len, rows=slice(None), x=None, mistakes=()):
+    """``checks.close`` with the table's mistakes (``x`` + the table if ``x`` is given); a
+    float32 table has lost the fast waves' angles (up to 10000 x pos when the exponent's
+    sign is wrong), so a failed table is also recognised by rows 0 and 1 of its first
+    quarter of columns alone, where 2i/d_model is small and no angle exceeds 100."""
+    add = (lambda pe: pe) if x is None else (lambda pe: (x.double() + pe).float())
+    try:
+        checks.close(actual, expected, what, atol=atol, rtol=0,
+                     mistakes=list(mistakes) + table_mistakes(d_model, max_len, rows, apply=add))
+    except checks.CheckFailure as failure:
+        if checks.LIKELY_EN in failure.en or not isinstance(actual, torch.Tensor) or actual.shape != expected.shape:
+            raise
+        found_rows = actual.double() if x is None else actual.double() - x.double()
+        cols = max(4, d_model // 4)
+        found = checks.recognise(found_rows[..., :2, :cols],
+                                 table_mistakes(d_model, max_len, rows, apply=lambda pe: pe[:2, :cols]),
+                                 lambda a, m: bool(((a - m).abs() <= 2e-3).all()))
+        raise (failure.naming(found) if found else failure) from None
 
 
 def _tolerance(max_len):
@@ -40,7 +87,8 @@ def test_course_table(student, course_data):
     data = course_data("a3_blocks/positional_encoding.json")
     report = student.module(PE, data["d_model"], data["max_len"], attributes=["pe"])
     pe = _pe_buffer(report, "PositionalEncoding(4, 6)")
-    checks.close(checks.tensor(pe, "pe").double(), torch.tensor(data["pe"], dtype=torch.float64), "pe", atol=data["atol"], rtol=0)
+    check_table(checks.tensor(pe, "pe").double(), torch.tensor(data["pe"], dtype=torch.float64), "pe", data["atol"],
+                data["d_model"], data["max_len"])
 
 
 @pytest.mark.points(1)
@@ -49,19 +97,34 @@ def test_random_table(student, rng):
     d_model, max_len = 2 * checks.randint(rng, 2, 32), checks.randint(rng, 10, 300)
     report = student.module(PE, d_model, max_len, attributes=["pe"])
     pe = checks.tensor(_pe_buffer(report, f"PositionalEncoding({d_model}, {max_len})"), "pe", shape=(max_len, d_model))
-    checks.close(pe.double(), table(d_model, max_len), f"pe for d_model={d_model}, max_len={max_len}",
-                 atol=_tolerance(max_len), rtol=0)
+    check_table(pe.double(), table(d_model, max_len), f"pe for d_model={d_model}, max_len={max_len}",
+                _tolerance(max_len), d_model, max_len)
 
 
 @pytest.mark.points(1)
 def test_forward_adds_positions(student, rng):
     """Does forward add pe[:T] to every sequence, for T below max_len? / ¿Suma forward pe[:T] a cada secuencia, con T menor que max_len?"""
     d_model, max_len = 2 * checks.randint(rng, 2, 16), checks.randint(rng, 20, 60)
-    B, T = checks.randint(rng, 1, 4), checks.randint(rng, 1, 19)
-    x = torch.randn(B, T, d_model, generator=rng)
-    report = student.module(PE, d_model, max_len, inputs=[x])
-    want = (x.double() + table(d_model, max_len)[:T]).float()
-    checks.close(report.get("output"), want, f"PositionalEncoding({d_model}, {max_len})(x of shape {(B, T, d_model)})", atol=1e-5)
+    pe = table(d_model, max_len)
+    # One sequence first, then a batch: T >= 2 and B = 1 show a table indexed by the batch
+    # size (pe[:B]) as a wrong sum rather than a shape error.
+    for B in (1, checks.randint(rng, 2, 4)):
+        T = checks.randint(rng, 2, 19)
+        x = torch.randn(B, T, d_model, generator=rng)
+        report = student.module(PE, d_model, max_len, inputs=[x])
+        want = (x.double() + pe[:T]).float()
+        forward_mistakes = [
+            checks.Mistake("forward adds pe[:B] (B = x.size(0), the batch size) instead of pe[:T] (T = x.size(1))",
+                           "forward suma pe[:B] (B = x.size(0), el tamaño del lote) en vez de pe[:T] (T = x.size(1))",
+                           output=lambda: (x.double() + pe[:B]).float()),
+            checks.Mistake("forward returns the table rows without adding x", "forward devuelve las filas de la tabla sin sumar x",
+                           output=lambda: pe[:T].float().expand(B, T, d_model)),
+            checks.Mistake("forward scales x by sqrt(d_model): that belongs to the Transformer's embedding, not here",
+                           "forward escala x por sqrt(d_model): eso corresponde al embedding del Transformer, no aquí",
+                           output=lambda: (x.double() * d_model ** 0.5 + pe[:T]).float()),
+        ]
+        check_table(report.get("output"), want, f"PositionalEncoding({d_model}, {max_len})(x of shape {(B, T, d_model)})",
+                    1e-5, d_model, max_len, slice(0, T), x=x, mistakes=forward_mistakes)
 
 
 @pytest.mark.points(1)
@@ -69,5 +132,5 @@ def test_no_position_info_lost_at_long_range(student):
     """Are far positions still distinct (no overflow in 10000^(2i/d_model))? / ¿Siguen siendo distintas las posiciones lejanas?"""
     report = student.module(PE, 512, 2048, attributes=["pe"])
     pe = checks.tensor(_pe_buffer(report, "PositionalEncoding(512, 2048)"), "pe", shape=(2048, 512))
-    checks.close(pe[[0, 1, 1000, 2047]].double(), table(512, 2048)[[0, 1, 1000, 2047]], "rows 0, 1, 1000, 2047 of pe",
-                 atol=_tolerance(2048), rtol=0)
+    rows = [0, 1, 1000, 2047]
+    check_table(pe[rows].double(), table(512, 2048)[rows], "rows 0, 1, 1000, 2047 of pe", _tolerance(2048), 512, 2048, rows)

@@ -5,7 +5,11 @@ import torch
 from torch import nn
 
 from autograder import checks
+from autograder.graders.a4_transformer.layer_mistakes import mistakes, torch_ops
 from autograder.graders.torch_parity import layer_state, randomise_norms
+
+# Dropout the student's layers are built with in eval mode, where it must do nothing.
+EVAL_DROPOUT = 0.5
 
 
 def _sizes(rng):
@@ -22,6 +26,8 @@ def _torch_layer(cls, rng, d_model, h, d_ff, norm_first):
     return layer
 
 
+# ------------------------------------------------------------------ graders
+
 def _encoder_case(student, rng, norm_first):
     d_model, h, d_ff = _sizes(rng)
     B, S = checks.randint(rng, 1, 3), checks.randint(rng, 2, 8)
@@ -30,11 +36,15 @@ def _encoder_case(student, rng, norm_first):
     layer = _torch_layer(nn.TransformerEncoderLayer, rng, d_model, h, d_ff, norm_first)
     want = layer(x, src_key_padding_mask=~keep)
     report = student.module(
-        "layers.EncoderLayer", d_model, h, d_ff, init_kwargs={"dropout": 0.0, "norm_first": norm_first},
+        "layers.EncoderLayer", d_model, h, d_ff, init_kwargs={"dropout": EVAL_DROPOUT, "norm_first": norm_first},
         state=layer_state(layer), dtype="float64", inputs=[x, keep[:, None, None, :]],
     )
     kind = "pre-norm" if norm_first else "post-norm"
-    checks.close(report.get("output"), want.detach(), f"{kind} EncoderLayer(d_model={d_model}, h={h}, d_ff={d_ff}) on x {tuple(x.shape)} with padding", atol=1e-9)
+    checks.close(report.get("output"), want.detach(),
+                 f"{kind} EncoderLayer(d_model={d_model}, h={h}, d_ff={d_ff}, dropout={EVAL_DROPOUT}) in eval mode "
+                 f"on x {tuple(x.shape)} with padding", atol=1e-9,
+                 mistakes=mistakes(torch_ops(layer), x, None, keep[:, None, None, :]))
+    check_dropout_spares_stream(student, rng, decoder=False, norm_first=norm_first)
 
 
 def _decoder_case(student, rng, norm_first):
@@ -47,34 +57,38 @@ def _decoder_case(student, rng, norm_first):
     layer = _torch_layer(nn.TransformerDecoderLayer, rng, d_model, h, d_ff, norm_first)
     want = layer(x, memory, tgt_mask=~causal, memory_key_padding_mask=~keep)
     report = student.module(
-        "layers.DecoderLayer", d_model, h, d_ff, init_kwargs={"dropout": 0.0, "norm_first": norm_first},
+        "layers.DecoderLayer", d_model, h, d_ff, init_kwargs={"dropout": EVAL_DROPOUT, "norm_first": norm_first},
         state=layer_state(layer), dtype="float64", inputs=[x, memory, causal, keep[:, None, None, :]],
     )
     kind = "pre-norm" if norm_first else "post-norm"
-    checks.close(report.get("output"), want.detach(), f"{kind} DecoderLayer(d_model={d_model}, h={h}, d_ff={d_ff}) on x {tuple(x.shape)}, memory {tuple(memory.shape)}", atol=1e-9)
+    checks.close(report.get("output"), want.detach(),
+                 f"{kind} DecoderLayer(d_model={d_model}, h={h}, d_ff={d_ff}, dropout={EVAL_DROPOUT}) in eval mode "
+                 f"on x {tuple(x.shape)}, memory {tuple(memory.shape)}", atol=1e-9,
+                 mistakes=mistakes(torch_ops(layer), x, memory, causal, keep[:, None, None, :]))
+    check_dropout_spares_stream(student, rng, decoder=True, norm_first=norm_first)
 
 
 @pytest.mark.points(2)
 def test_encoder_layer_post_norm(student, rng):
-    """Does a post-norm EncoderLayer match nn.TransformerEncoderLayer? / ¿Coincide una EncoderLayer post-norm con nn.TransformerEncoderLayer?"""
+    """Does a post-norm EncoderLayer match nn.TransformerEncoderLayer, with dropout on the sub-layer outputs only? / ¿Coincide una EncoderLayer post-norm con nn.TransformerEncoderLayer, con dropout solo sobre las salidas de las subcapas?"""
     _encoder_case(student, rng, norm_first=False)
 
 
 @pytest.mark.points(1)
 def test_encoder_layer_pre_norm(student, rng):
-    """Does a pre-norm EncoderLayer match nn.TransformerEncoderLayer(norm_first=True)? / ¿Coincide una EncoderLayer pre-norm con la de torch?"""
+    """Does a pre-norm EncoderLayer match nn.TransformerEncoderLayer(norm_first=True), with dropout on the sub-layer outputs only? / ¿Coincide una EncoderLayer pre-norm con la de torch, con dropout solo sobre las salidas de las subcapas?"""
     _encoder_case(student, rng, norm_first=True)
 
 
 @pytest.mark.points(2)
 def test_decoder_layer_post_norm(student, rng):
-    """Does a post-norm DecoderLayer match nn.TransformerDecoderLayer? / ¿Coincide una DecoderLayer post-norm con nn.TransformerDecoderLayer?"""
+    """Does a post-norm DecoderLayer match nn.TransformerDecoderLayer, with dropout on the sub-layer outputs only? / ¿Coincide una DecoderLayer post-norm con nn.TransformerDecoderLayer, con dropout solo sobre las salidas de las subcapas?"""
     _decoder_case(student, rng, norm_first=False)
 
 
 @pytest.mark.points(1)
 def test_decoder_layer_pre_norm(student, rng):
-    """Does a pre-norm DecoderLayer match nn.TransformerDecoderLayer(norm_first=True)? / ¿Coincide una DecoderLayer pre-norm con la de torch?"""
+    """Does a pre-norm DecoderLayer match nn.TransformerDecoderLayer(norm_first=True), with dropout on the sub-layer outputs only? / ¿Coincide una DecoderLayer pre-norm con la de torch, con dropout solo sobre las salidas de las subcapas?"""
     _decoder_case(student, rng, norm_first=True)
 
 
@@ -90,9 +104,61 @@ def test_decoder_layer_is_causal(student, rng):
     memory = torch.randn(1, S, d_model, generator=rng, dtype=torch.float64).repeat(2, 1, 1)
     layer = _torch_layer(nn.TransformerDecoderLayer, rng, d_model, h, d_ff, norm_first=False)
     causal = torch.ones(T, T).tril().bool()
+    both = torch.cat([x, changed])
     report = student.module(
         "layers.DecoderLayer", d_model, h, d_ff, init_kwargs={"dropout": 0.0}, state=layer_state(layer),
-        dtype="float64", inputs=[torch.cat([x, changed]), memory, causal, None],
+        dtype="float64", inputs=[both, memory, causal, None],
     )
     out = checks.tensor(report.get("output"), "DecoderLayer output", shape=(2, T, d_model))
-    checks.close(out[1, :t], out[0, :t], f"outputs at positions 0..{t - 1} after changing positions {t}..{T - 1}", atol=1e-12)
+    try:
+        checks.close(out[1, :t], out[0, :t], f"outputs at positions 0..{t - 1} after changing positions {t}..{T - 1}", atol=1e-12)
+    except checks.CheckFailure as failure:
+        found = checks.recognise(out, mistakes(torch_ops(layer), both, memory, causal, None),
+                                 lambda a, m: torch.allclose(a, m, atol=1e-9, rtol=0))
+        raise (failure.naming(found) if found else failure) from None
+
+
+DROPOUT_ON_STREAM = checks.Mistake(
+    "dropout acts on the residual stream (after the LayerNorm, or on x + sublayer): apply it to the sub-layer's "
+    "output only, before adding x",
+    "el dropout actúa sobre el flujo residual (tras la LayerNorm, o sobre x + subcapa): aplícalo solo a la salida "
+    "de la subcapa, antes de sumar x", output=lambda: None)
+
+
+def check_dropout_spares_stream(student, rng, decoder, norm_first):
+    """In training mode, dropout acts on the sub-layer outputs only, never on the residual
+    stream. Sub-layers whose output projections are zero add nothing: dropout in its place
+    changes nothing either, so the output is exact, while dropout anywhere on the residual
+    stream zeroes some of it."""
+    d_model, h, d_ff = _sizes(rng)
+    B, T, S = 2, checks.randint(rng, 3, 7), checks.randint(rng, 3, 8)
+    x = torch.randn(B, T, d_model, generator=rng, dtype=torch.float64)
+    memory = torch.randn(B, S, d_model, generator=rng, dtype=torch.float64)
+    causal = torch.ones(T, T).tril().bool()
+    cls, target = ((nn.TransformerDecoderLayer, "layers.DecoderLayer") if decoder
+                   else (nn.TransformerEncoderLayer, "layers.EncoderLayer"))
+    layer = _torch_layer(cls, rng, d_model, h, d_ff, norm_first)
+    with torch.no_grad():
+        for zeroed in [layer.self_attn.out_proj, layer.linear2] + ([layer.multihead_attn.out_proj] if decoder else []):
+            zeroed.weight.zero_()
+            zeroed.bias.zero_()
+    if norm_first:
+        want = x
+    else:
+        want = layer.norm2(layer.norm1(x))
+        want = (layer.norm3(want) if decoder else want).detach()
+    report = student.module(
+        target, d_model, h, d_ff, init_kwargs={"dropout": 0.5, "norm_first": norm_first}, state=layer_state(layer),
+        dtype="float64", inputs=[x, memory, causal, None] if decoder else [x, None], train=True,
+        seed=checks.randint(rng, 0, 10**6))
+    kind = "pre-norm" if norm_first else "post-norm"
+    out = report.get("output")
+    try:
+        checks.close(out, want, f"{kind} {target.split('.')[1]}(dropout=0.5) in training mode with sub-layers that "
+                     "output zeros (dropout must leave the residual stream alone)", atol=1e-9)
+    except checks.CheckFailure as failure:
+        zeros = isinstance(out, torch.Tensor) and out.shape == want.shape and bool((out == 0).any())
+        found = DROPOUT_ON_STREAM if zeros else checks.recognise(
+            out, mistakes(torch_ops(layer), x, memory if decoder else None, causal if decoder else None),
+            lambda a, m: isinstance(a, torch.Tensor) and a.shape == m.shape and torch.allclose(a, m, atol=1e-9, rtol=0))
+        raise (failure.naming(found) if found else failure) from None

@@ -9,6 +9,9 @@ import pytest
 import torch
 
 from autograder import checks, reference
+from autograder.graders.a4_transformer.layer_mistakes import mistake_specs
+from autograder.graders.a4_transformer.model_mistakes import (DECODE_MISTAKES, ENCODE_MISTAKES, embed, mistakes,
+                                                              variant_decode, variant_encode, with_layer_mistake)
 
 MODEL = "transformer.Transformer"
 CONFIG = "transformer.TransformerConfig"
@@ -18,6 +21,8 @@ CONFIG = "transformer.TransformerConfig"
 # outputs near 0, so the absolute tolerance is 1e-6, not 1e-8; every mistake the project's
 # mutants make is off by 1e-3 or more.
 ATOL = 1e-6
+# Dropout the student's model is built with where it runs in eval mode: it must do nothing.
+EVAL_DROPOUT = 0.5
 
 
 def _config(rng, **overrides):
@@ -25,7 +30,8 @@ def _config(rng, **overrides):
     h = checks.randint(rng, 2, 4)
     config = dict(
         src_vocab_size=checks.randint(rng, 8, 30), tgt_vocab_size=checks.randint(rng, 8, 30),
-        d_model=h * 4 * checks.randint(rng, 1, 2), num_heads=h, num_layers=checks.randint(rng, 1, 2),
+        # Two layers: with one, layers that are not chained look like chained ones.
+        d_model=h * 4 * checks.randint(rng, 1, 2), num_heads=h, num_layers=2,
         d_ff=checks.randint(rng, 4, 24), dropout=0.0, max_len=32, pad_id=checks.randint(rng, 0, 2),
     )
     config.update(overrides)
@@ -60,10 +66,33 @@ def _state(model):
 
 
 def _student(student, config, model, inputs, method=None):
+    """The student's model with the reference's weights, run in eval mode (with dropout,
+    which must do nothing there)."""
     fields = {"state": _state(model), "dtype": "float64", "inputs": inputs}
     if method:
         fields["method"] = method
-    return student.module(MODEL, config=[CONFIG, config], **fields)
+    return student.module(MODEL, config=[CONFIG, {**config, "dropout": EVAL_DROPOUT}], **fields)
+
+
+def _second_look(failure, student, config, model, src):
+    """A model that crashed on a source and a target of different lengths is run once more
+    with a target as long as the source: a mask meant for the target given to the
+    cross-attention then runs, and can be named."""
+    if checks.LIKELY_EN in failure.en:
+        return failure
+    tgt = _tokens(torch.Generator().manual_seed(0), config, config["tgt_vocab_size"], src.size(0), src.size(1))
+    try:
+        logits = _student(student, config, model, [src, tgt]).get("output")
+    except checks.CheckFailure:
+        return failure
+    return _named(failure, logits, [m for m in mistakes(model, src, tgt) if "target mask" in m.en])
+
+
+def _named(failure, actual, found_in):
+    """``failure``, naming the mistake whose output ``actual`` matches, if any."""
+    found = checks.recognise(actual, found_in, lambda a, m: isinstance(a, torch.Tensor) and a.shape == m.shape
+                             and torch.allclose(a, m, atol=ATOL, rtol=1e-6))
+    return failure.naming(found) if found else failure
 
 
 def _check_logits(student, rng, **overrides):
@@ -72,9 +101,13 @@ def _check_logits(student, rng, **overrides):
     B = checks.randint(rng, 1, 3)
     src = _tokens(rng, config, config["src_vocab_size"], B, checks.randint(rng, 2, 9))
     tgt = _tokens(rng, config, config["tgt_vocab_size"], B, checks.randint(rng, 2, 9))
-    report = _student(student, config, model, [src, tgt])
+    try:
+        report = _student(student, config, model, [src, tgt])
+    except checks.CheckFailure as failure:
+        raise _second_look(failure, student, config, model, src) from None
     what = f"logits for {', '.join(f'{k}={v}' for k, v in overrides.items()) or 'post-norm'} (config {config})"
-    checks.close(report.get("output"), model(src, tgt).detach(), what, atol=ATOL, rtol=1e-6)
+    checks.close(report.get("output"), model(src, tgt).detach(), what, atol=ATOL, rtol=1e-6,
+                 mistakes=mistakes(model, src, tgt))
     return report
 
 
@@ -108,17 +141,32 @@ def test_tied_weights(student, rng):
 
 @pytest.mark.points(1)
 def test_encode_and_decode(student, rng):
-    """Do encode and decode return the reference memory, source mask and logits? / ¿Devuelven encode y decode la memoria, la máscara de origen y los logits de referencia?"""
+    """Do encode and decode return the reference memory, source mask and logits, and embed its dropout in training mode only? / ¿Devuelven encode y decode la memoria, la máscara de origen y los logits de referencia, y embed su dropout solo en entrenamiento?"""
     config = _config(rng)
     model = _reference_model(rng, config)
-    src = _tokens(rng, config, config["src_vocab_size"], 2, checks.randint(rng, 2, 9))
-    tgt = _tokens(rng, config, config["tgt_vocab_size"], 2, checks.randint(rng, 2, 9))
+    # Source and target of one length: a decoder that hands the target mask to the
+    # cross-attention then runs, and is named, instead of failing on shapes.
+    L = checks.randint(rng, 2, 9)
+    src = _tokens(rng, config, config["src_vocab_size"], 2, L)
+    tgt = _tokens(rng, config, config["tgt_vocab_size"], 2, L)
     memory, src_mask = model.encode(src)
     got = checks.pair(_student(student, config, model, [src], method="encode").get("output"), "encode(src)")
-    checks.close(got[0], memory.detach(), "memory from encode(src)", atol=ATOL, rtol=1e-6)
+    checks.close(got[0], memory.detach(), "memory from encode(src)", atol=ATOL, rtol=1e-6,
+                 mistakes=[checks.Mistake(en, es, output=lambda kind=kind: variant_encode(model, src, kind)[0].detach())
+                           for kind, (en, es) in ENCODE_MISTAKES.items()]
+                 + [checks.Mistake(en, es, output=lambda styles=styles: with_layer_mistake(
+                     model, False, styles, None, lambda: variant_encode(model, src)[0]).detach())
+                    for en, es, styles, _ in mistake_specs(config.get("norm_first", False), False)])
     checks.equal(got[1], src_mask, "source mask from encode(src)")
     logits = _student(student, config, model, [tgt, memory.detach(), src_mask], method="decode").get("output")
-    checks.close(logits, model.decode(tgt, memory, src_mask).detach(), "logits from decode(tgt, memory, src_mask)", atol=ATOL, rtol=1e-6)
+    checks.close(logits, model.decode(tgt, memory, src_mask).detach(), "logits from decode(tgt, memory, src_mask)",
+                 atol=ATOL, rtol=1e-6,
+                 mistakes=[checks.Mistake(en, es, output=lambda kind=kind: variant_decode(model, tgt, memory, src_mask, kind).detach())
+                           for kind, (en, es) in DECODE_MISTAKES.items()]
+                 + [checks.Mistake(en, es, output=lambda styles=styles, kind=kind: with_layer_mistake(
+                     model, True, styles, kind, lambda: variant_decode(model, tgt, memory, src_mask)).detach())
+                    for en, es, styles, kind in mistake_specs(config.get("norm_first", False), True)])
+    check_embedding_dropout(student, rng)
 
 
 @pytest.mark.points(1)
@@ -128,13 +176,18 @@ def test_future_target_tokens_are_invisible(student, rng):
     model = _reference_model(rng, config)
     T = checks.randint(rng, 3, 9)
     t = checks.randint(rng, 1, T - 1)
-    src = _tokens(rng, config, config["src_vocab_size"], 1, 6).repeat(2, 1)
+    # As long as the target: a cross-attention given the target mask cannot see the future
+    # either, so it fails only the tests that compare logits, not this one.
+    src = _tokens(rng, config, config["src_vocab_size"], 1, T).repeat(2, 1)
     tgt = torch.randint(0, config["tgt_vocab_size"], (1, T), generator=rng).repeat(2, 1)
     tgt[tgt == config["pad_id"]] = (config["pad_id"] + 1) % config["tgt_vocab_size"]
     tgt[1, t] = (tgt[0, t] + 1) % config["tgt_vocab_size"] or 1
     logits = checks.tensor(_student(student, config, model, [src, tgt]).get("output"), "logits",
                            shape=(2, T, config["tgt_vocab_size"]))
-    checks.close(logits[1, :t], logits[0, :t], f"logits at positions 0..{t - 1} after changing target token {t}", atol=1e-10)
+    try:
+        checks.close(logits[1, :t], logits[0, :t], f"logits at positions 0..{t - 1} after changing target token {t}", atol=1e-10)
+    except checks.CheckFailure as failure:
+        raise _named(failure, logits, mistakes(model, src, tgt)) from None
 
 
 @pytest.mark.points(1)
@@ -145,6 +198,70 @@ def test_source_padding_is_ignored(student, rng):
     src = _tokens(rng, config, config["src_vocab_size"], 2, 5)
     padded = torch.cat([src, torch.full((2, checks.randint(rng, 1, 4)), config["pad_id"])], dim=1)
     tgt = _tokens(rng, config, config["tgt_vocab_size"], 2, 4)
-    a = _student(student, config, model, [src, tgt]).get("output")
-    b = _student(student, config, model, [padded, tgt]).get("output")
-    checks.close(checks.tensor(b, "logits with extra source padding"), checks.tensor(a, "logits"), "logits after appending <pad> to the source", atol=1e-10)
+    try:
+        a = _student(student, config, model, [src, tgt]).get("output")
+        b = _student(student, config, model, [padded, tgt]).get("output")
+    except checks.CheckFailure as failure:
+        raise _second_look(failure, student, config, model, src) from None
+    try:
+        checks.close(checks.tensor(b, "logits with extra source padding"), checks.tensor(a, "logits"), "logits after appending <pad> to the source", atol=1e-10)
+    except checks.CheckFailure as failure:
+        raise _named(failure, b, mistakes(model, padded, tgt)) from None
+
+
+NO_EMBED_DROPOUT = checks.Mistake(
+    "embed applies no dropout in training mode: self.dropout goes after adding the positions",
+    "embed no aplica dropout en modo entrenamiento: self.dropout va después de sumar las posiciones",
+    output=lambda: None)
+EMBED_DROPOUT_EARLY = checks.Mistake(
+    "embed applies dropout before adding the positions: the dropout goes on embedding * sqrt(d_model) + positions",
+    "embed aplica el dropout antes de sumar las posiciones: el dropout va sobre embedding * sqrt(d_model) + posiciones",
+    output=lambda: None)
+EMBED_DROPOUT_IN_EVAL = checks.Mistake(
+    "embed applies dropout in eval mode too: use self.dropout (nn.Dropout) or F.dropout(..., training=self.training)",
+    "embed también aplica dropout en modo evaluación: usa self.dropout (nn.Dropout) o "
+    "F.dropout(..., training=self.training)", output=lambda: None)
+
+def check_embedding_dropout(student, rng):
+    """In training mode, embed applies dropout to embedding * sqrt(d_model) + positions,
+    and none in eval mode."""
+    p = 0.5
+    config = {**_config(rng), "dropout": p}
+    model = _reference_model(rng, {**config, "dropout": 0.0})
+    tokens = _tokens(rng, config, config["src_vocab_size"], 2, checks.randint(rng, 6, 9))
+    spec = {"target": MODEL, "config": [CONFIG, config], "state": _state(model), "dtype": "float64"}
+    got = student.script([
+        ["trainable", "$model.train", [], {}],
+        ["embedding", "getattr", [{"$": "model"}, "src_embed"], {}],
+        ["seeded", "torch.manual_seed", [checks.randint(rng, 0, 10**6)], {}],
+        ["trained", "$model.embed", [{"$": "embedding"}, tokens], {}],
+        ["evaluable", "$model.eval", [], {}],
+        ["evaluated", "$model.embed", [{"$": "embedding"}, tokens], {}],
+    ], model_spec=spec, returns=["trained", "evaluated"])
+    want = embed(model, model.src_embed, tokens, None).detach()
+    shape = tuple(want.shape)
+    what = f"embed(src_embed, tokens {tuple(tokens.shape)}) with dropout={p}"
+    evaluated = checks.tensor(got["evaluated"], f"{what} in eval mode", shape=shape, dtype=torch.float64)
+    try:
+        checks.close(evaluated, want, f"{what} in eval mode", atol=ATOL, rtol=1e-6, mistakes=[
+            checks.Mistake(en, es, output=lambda kind=kind: embed(model, model.src_embed, tokens, kind).detach())
+            for kind, (en, es) in ENCODE_MISTAKES.items() if kind in ("no_scale", "scale_after_positions")])
+    except checks.CheckFailure as failure:
+        named = checks.LIKELY_EN in failure.en or not bool((evaluated == 0).any())
+        raise (failure if named else failure.naming(EMBED_DROPOUT_IN_EVAL)) from None
+    trained = checks.tensor(got["trained"], f"{what} in training mode", shape=shape, dtype=torch.float64)
+    tolerance = ATOL + 1e-6 * want.abs() / (1 - p)
+    zero, kept = trained.abs() <= tolerance, (trained - want / (1 - p)).abs() <= tolerance
+    if not bool((zero | kept).all()) or not (bool(zero.any()) and bool(kept.any())):
+        failure = checks.CheckFailure(
+            f"{what} in training mode: each value must be either dropped (0) or kept and scaled by 1/(1 - p) = "
+            f"{1 / (1 - p):g}, as self.dropout does to embedding * sqrt(d_model) + positions",
+            f"{what} en modo entrenamiento: cada valor debe quedar anulado (0) o conservado y escalado por "
+            f"1/(1 - p) = {checks.fmt(1 / (1 - p), 'g', 'es')}, como hace self.dropout con embedding * sqrt(d_model) "
+            "+ posiciones")
+        if torch.allclose(trained, want, atol=ATOL, rtol=1e-6):
+            raise failure.naming(NO_EMBED_DROPOUT)
+        positions = model.positional.pe[:tokens.size(1)].expand(shape)
+        early = (trained - positions).abs() <= 1e-6
+        raise failure.naming(EMBED_DROPOUT_EARLY) if bool(early.any()) and bool(
+            (early | ((trained - positions) - (want - positions) / (1 - p)).abs().le(1e-6)).all()) else failure
