@@ -1,0 +1,155 @@
+"""Shared pieces of the a5 sampling graders (not a test module): the distribution that
+sample_next_token must draw from, and the distributions that classic mistakes draw from,
+so that a failed goodness-of-fit check can name the mistake whose distribution the
+student's draws follow instead.
+"""
+
+import math
+
+import torch
+
+from autograder import checks
+from autograder.checks import CheckFailure, Mistake
+
+SAMPLE = "sampling.sample_next_token"
+FALSE_FAILURE = 1e-7  # as in checks.frequencies
+
+
+def tolerance(n, v):
+    """The ±eps that checks.frequencies allows n draws over v tokens."""
+    return math.sqrt(math.log(2 * v / FALSE_FAILURE) / (2 * n))
+
+
+def probs_of(logits, temperature=1.0, top_k=None, top_p=None, mistake=None):
+    """The distribution (V,) float64 of one row's draws, done right or with ``mistake``."""
+    V = logits.numel()
+    logits = logits.double()
+    if mistake == "t_times":
+        scaled = logits * temperature
+    else:
+        scaled = logits / {"t_ignored": 1.0, "t_twice": temperature ** 2}.get(mistake, temperature)
+    order = scaled.argsort(descending=True)
+    k = top_k + {"k_plus": 1, "k_minus": -1}.get(mistake, 0) if top_k else V
+    keep = torch.zeros(V, dtype=torch.bool)
+    keep[order[:k]] = True
+    fill = 0.0 if mistake == "k_zero" else float("-inf")
+    after_k = torch.where(keep, scaled, torch.tensor(fill, dtype=torch.float64)).softmax(-1)
+    probs, keep = after_k, after_k > 0
+    if top_p is not None:
+        order = probs.argsort(descending=True)
+        sorted_probs = probs[order]
+        before = sorted_probs.cumsum(0) - sorted_probs
+        drop = before + sorted_probs >= top_p if mistake == "p_crossing" else before >= top_p
+        keep = keep.clone()
+        keep[order[drop]] = False
+        probs = torch.where(keep, probs, torch.zeros((), dtype=torch.float64))
+        probs = probs / probs.sum()
+    if mistake in ("not_renormalised", "not_renormalised_after_k"):
+        # drawn by inverse CDF from the kept probabilities of an earlier softmax: whatever
+        # mass was dropped falls on the last token
+        base = scaled.softmax(-1) if mistake == "not_renormalised" else after_k
+        probs = torch.where(keep, base, torch.zeros((), dtype=torch.float64))
+        probs[-1] += 1 - probs.sum()
+    return probs
+
+
+MISTAKES = {
+    "t_ignored": ("the temperature is not applied before the softmax: the draws follow softmax(logits), "
+                  "not softmax(logits / T)",
+                  "la temperatura no se aplica antes del softmax: las muestras siguen softmax(logits), "
+                  "no softmax(logits / T)"),
+    "t_twice": ("the temperature is applied twice: the draws follow softmax(logits / T²)",
+                "la temperatura se aplica dos veces: las muestras siguen softmax(logits / T²)"),
+    "t_times": ("the logits are multiplied by the temperature; they must be divided: softmax(logits / T)",
+                "los logits se multiplican por la temperatura; hay que dividirlos: softmax(logits / T)"),
+    "k_plus": ("top-k keeps k + 1 tokens (off by one)", "top-k conserva k + 1 tokens (error por uno)"),
+    "k_minus": ("top-k keeps k - 1 tokens (off by one)", "top-k conserva k - 1 tokens (error por uno)"),
+    "k_zero": ("top-k sets the dropped logits to 0 instead of -inf, so dropped tokens are still drawn",
+               "top-k pone a 0 los logits descartados en lugar de -inf, así que siguen saliendo"),
+    "p_crossing": ("top-p drops the token that crosses p: the nucleus is the smallest set whose probability "
+                   "reaches p, so it includes that token",
+                   "top-p quita el token que cruza p: el núcleo es el menor conjunto cuya probabilidad "
+                   "alcanza p, así que lo incluye"),
+    "not_renormalised": ("the kept probabilities are not renormalised: after top-k / top-p, divide them by "
+                         "their sum (or take the softmax of the masked logits)",
+                         "las probabilidades conservadas no se renormalizan: tras top-k / top-p, divídelas "
+                         "por su suma (o haz el softmax de los logits enmascarados)"),
+}
+MISTAKES["not_renormalised_after_k"] = MISTAKES["not_renormalised"]
+
+LOGITS = Mistake("sampling from the logits instead of the probabilities: torch.multinomial needs "
+                 "softmax(logits), which is never negative",
+                 "se muestrea de los logits en lugar de las probabilidades: torch.multinomial necesita "
+                 "softmax(logits), que nunca es negativo", output=lambda: None)
+GENERATOR = Mistake("the generator is not passed on to torch.multinomial (generator=generator)",
+                    "el generador no llega a torch.multinomial (generator=generator)", output=lambda: None)
+
+
+def recognise_all(actual, candidates, matches):
+    """Every mistake whose output ``matches`` the student's, as one Mistake (several when
+    the inputs cannot tell them apart), or None."""
+    found, seen = [], set()
+    for mistake in candidates:
+        if mistake.en not in seen and checks.recognise(actual, [mistake], matches):
+            found.append(mistake)
+            seen.add(mistake.en)
+    if not found:
+        return None
+    return Mistake("; or ".join(m.en for m in found), "; o bien ".join(m.es for m in found), output=lambda: None)
+
+
+def mistakes(logits, temperature=1.0, top_k=None, top_p=None, which=tuple(MISTAKES)):
+    return [Mistake(*MISTAKES[m], output=lambda m=m: probs_of(logits, temperature, top_k, top_p, m)) for m in which]
+
+
+def separated(logits, n, temperature=1.0, top_k=None, top_p=None, which=tuple(MISTAKES), same=()):
+    """Each mistake in ``which`` moves some token's probability by at least three times the
+    tolerance of n draws, away from the right distribution and from each other mistake's,
+    so its draws fail the check and are told apart at any seed; each mistake in ``same``
+    moves none by more than a tenth of the tolerance, so it passes."""
+    eps = tolerance(n, logits.numel())
+    dists = {m: probs_of(logits, temperature, top_k, top_p, m) for m in (None, *which, *same)}
+    gap = {m: (dists[m] - dists[None]).abs().max().item() for m in (*which, *same)}
+    apart = all((dists[a] - dists[b]).abs().max().item() >= 3 * eps
+                for i, a in enumerate(which) for b in which[i + 1:] if MISTAKES[a] != MISTAKES[b])
+    return apart and all(gap[m] >= 3 * eps for m in which) and all(gap[m] <= eps / 10 for m in same)
+
+
+def follows(draws, probs):
+    """The draws (n,) pass the support and frequency checks for ``probs``."""
+    n = checks.tensor(draws, "draws").numel()
+    checks.support(draws, (probs > 0).expand(n, -1), "draws")
+    checks.frequencies(draws, probs, "draws")
+    return True
+
+
+def check_draws(draws, probs, what, found_among=()):
+    """Draws (n,) follow ``probs``; a failure names the mistake they follow instead."""
+    try:
+        n = checks.tensor(draws, what, dtype=torch.int64).numel()
+        checks.support(draws, (probs > 0).expand(n, -1), what)
+        checks.frequencies(draws, probs, what)
+    except CheckFailure as failure:
+        found = recognise_all(draws, found_among, follows)
+        raise (failure.naming(found) if found else failure) from None
+
+
+def naming_crash(student, failure):
+    """``failure`` of a call to the student's code, naming sampling from raw logits when
+    draws from positive logits (which cannot crash) follow logits / sum(logits)."""
+    logits = torch.linspace(0.5, 3.0, 12, dtype=torch.float64)
+    try:
+        draws = student.call(SAMPLE, logits.expand(20_000, 12).contiguous(), generator_seed=0)
+        if follows(draws, logits / logits.sum()):
+            return failure.naming(LOGITS)
+    except CheckFailure:
+        pass
+    return failure
+
+
+def call(student, *args, **kwargs):
+    """student.call, naming sampling from raw logits when the call fails."""
+    try:
+        return student.call(*args, **kwargs)
+    except CheckFailure as failure:
+        raise naming_crash(student, failure) from None
