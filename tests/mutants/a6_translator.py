@@ -9,7 +9,8 @@ MUTANTS = {
             ('text = unicodedata.normalize("NFC", text).lower()',
              'text = unicodedata.normalize("NFC", text)'),
         ],
-        must_fail=["Does clean_text normalise", "Does the whole pipeline"],
+        must_fail=["Does clean_text normalise", "Does translate clean", "Does the whole pipeline"],
+        names='does not lower-case the text',
     ),
     "clean_text drops accented letters": Mutant(
         "preprocessing.py",
@@ -18,6 +19,7 @@ MUTANTS = {
              "[^a-z0-9{PUNCTUATION}"),
         ],
         must_fail=["Does clean_text normalise"],
+        names='deletes the Spanish letters',
     ),
     "clean_text without NFC normalisation": Mutant(
         "preprocessing.py",
@@ -26,6 +28,7 @@ MUTANTS = {
              "text.lower()"),
         ],
         must_fail=["Does clean_text normalise"],
+        names='does not apply unicodedata.normalize',
     ),
     "specials in the wrong order": Mutant(
         "vocab.py",
@@ -33,7 +36,9 @@ MUTANTS = {
             ("self.itos = [self.PAD, self.SOS, self.EOS, self.UNK]",
              "self.itos = [self.PAD, self.UNK, self.SOS, self.EOS]"),
         ],
-        must_fail=["Does Vocab(words) put", "Does encode map"],
+        must_fail=["Does Vocab(words) put", "Does Vocab.build keep", "Does encode map", "Does translate clean",
+                   "Does the whole pipeline"],
+        names='does not put the four special tokens first',
     ),
     "min_freq off by one": Mutant(
         "vocab.py",
@@ -42,6 +47,7 @@ MUTANTS = {
              "if n > min_freq]"),
         ],
         must_fail=["Does Vocab.build keep"],
+        names='drops the words seen exactly min_freq times',
     ),
     "decode keeps <eos>": Mutant(
         "vocab.py",
@@ -50,6 +56,7 @@ MUTANTS = {
              "if i not in (self.pad_id, self.sos_id):"),
         ],
         must_fail=["Does encode map"],
+        names='decode does not drop <pad>, <sos> and <eos>',
     ),
     "target without <eos>": Mutant(
         "batching.py",
@@ -58,6 +65,7 @@ MUTANTS = {
              "tgt_ids = self.tgt_vocab.encode(tgt, add_sos_eos=True)[:-1]"),
         ],
         must_fail=["Is an item", "Does the whole pipeline"],
+        names='lacks <eos> at the end',
     ),
     "truncated target loses <eos>": Mutant(
         "batching.py",
@@ -66,6 +74,7 @@ MUTANTS = {
              "tgt_ids = tgt_ids[: self.max_len]"),
         ],
         must_fail=["Is an item"],
+        names='without putting <eos> back',
     ),
     "collate pads on the left": Mutant(
         "batching.py",
@@ -75,7 +84,8 @@ MUTANTS = {
             ("tgt_batch[b, : len(tgt)] = tgt",
              "tgt_batch[b, T - len(tgt):] = tgt"),
         ],
-        must_fail=["Does collate stack"],
+        must_fail=["Does collate stack", "Does the whole pipeline"],
+        names='collate pads on the left',
     ),
     "pad not ignored in the loss": Mutant(
         "training.py",
@@ -84,6 +94,7 @@ MUTANTS = {
              "labels.reshape(-1),\n"),
         ],
         must_fail=["Is sequence_loss", "Does train_step", "Does fit run"],
+        names='does not ignore the <pad> labels',
     ),
     "label smoothing ignored": Mutant(
         "training.py",
@@ -91,7 +102,8 @@ MUTANTS = {
             ("label_smoothing=label_smoothing)  # (B*T, V)",
              ")  # (B*T, V)"),
         ],
-        must_fail=["Is sequence_loss", "Does train_step"],
+        must_fail=["Is sequence_loss", "Does train_step", "Does fit run"],
+        names='label_smoothing is not passed on',
     ),
     "no teacher-forcing shift": Mutant(
         "training.py",
@@ -100,6 +112,7 @@ MUTANTS = {
              "tgt_in, labels = tgt[:, :-1], tgt[:, :-1]"),
         ],
         must_fail=["Does train_step", "Does fit run", "Does the whole pipeline"],
+        names='teacher forcing is off by one',
     ),
     "clip_norm ignored": Mutant(
         "training.py",
@@ -108,6 +121,7 @@ MUTANTS = {
              "pass"),
         ],
         must_fail=["Does train_step"],
+        names='clip_norm is ignored',
     ),
     "evaluate keeps dropout on": Mutant(
         "training.py",
@@ -116,6 +130,7 @@ MUTANTS = {
              "    total, count = 0.0, 0\n"),
         ],
         must_fail=["Is evaluate"],
+        names='evaluate does not put the model in eval mode',
     ),
     "evaluate averages batch means": Mutant(
         "training.py",
@@ -126,6 +141,7 @@ MUTANTS = {
              "count += 1"),
         ],
         must_fail=["Is evaluate"],
+        names='evaluate averages the batch means',
     ),
     "evaluate leaves the model in eval mode": Mutant(
         "training.py",
@@ -134,6 +150,7 @@ MUTANTS = {
              "        pass\n"),
         ],
         must_fail=["Is evaluate"],
+        names='does not put the model back in the mode it had',
     ),
     "translate looks words up in the training pairs": Mutant(
         "training.py",
@@ -152,6 +169,7 @@ MUTANTS = {
              "src_vocab.encode(clean_text(s))"),
         ],
         must_fail=["Does translate clean"],
+        names='does not cut a source to model.config.max_len',
     ),
     "translate drops the empty lines": Mutant(
         "translation.py",
@@ -160,5 +178,122 @@ MUTANTS = {
              "    return [r for r in results if r]\n    ### END SOLUTION"),
         ],
         must_fail=["Does translate clean"],
+        names='drops the sentences that are empty',
+    ),
+    "clean_text does not space out punctuation": Mutant(
+        "preprocessing.py",
+        [
+            ('    text = re.sub(f"([{PUNCTUATION}])", r" \\1 ", text)\n', ""),
+        ],
+        must_fail=["Does clean_text normalise", "Does translate clean"],
+        names="does not put a space on each side",
+    ),
+    "clean_text turns symbols into spaces": Mutant(
+        "preprocessing.py",
+        [
+            ('{PUNCTUATION}\\\\s]", "", text)', '{PUNCTUATION}\\\\s]", " ", text)'),
+        ],
+        must_fail=["Does clean_text normalise"],
+        names="turns the other symbols into spaces",
+    ),
+    "ties in first-seen order": Mutant(
+        "vocab.py",
+        [
+            ("return cls(sorted(kept, key=lambda word: (-counts[word], word)))",
+             "return cls([word for word, n in counts.most_common() if n >= min_freq])"),
+        ],
+        must_fail=["Does Vocab.build keep"],
+        names="ties must be alphabetical",
+    ),
+    "encode drops unknown words": Mutant(
+        "vocab.py",
+        [
+            ("ids = [self.stoi.get(word, self.unk_id) for word in sentence.split()]",
+             "ids = [self.stoi[word] for word in sentence.split() if word in self.stoi]"),
+        ],
+        must_fail=["Does encode map", "Is an item", "Does translate clean"],
+        names="encode drops the unknown words",
+    ),
+    "collate ignores pad_id": Mutant(
+        "batching.py",
+        [
+            ("torch.full((len(batch), S), pad_id,", "torch.full((len(batch), S), 0,"),
+            ("torch.full((len(batch), T), pad_id,", "torch.full((len(batch), T), 0,"),
+        ],
+        must_fail=["Does collate stack"],
+        names="fills with 0 instead of the pad_id",
+    ),
+    "source not cut to max_len": Mutant(
+        "batching.py",
+        [
+            ("            src_ids = src_ids[: self.max_len]\n", ""),
+        ],
+        must_fail=["Is an item"],
+        names="does not cut the source",
+    ),
+    "optimizer.zero_grad() missing": Mutant(
+        "training.py",
+        [
+            ("    optimizer.zero_grad()\n    loss.backward()\n", "    loss.backward()\n"),
+        ],
+        must_fail=["Does train_step", "Does fit run", "Does the whole pipeline"],
+        names="optimizer.zero_grad() is missing",
+    ),
+    "zero_grad after backward": Mutant(
+        "training.py",
+        [
+            ("    optimizer.zero_grad()\n    loss.backward()\n", "    loss.backward()\n    optimizer.zero_grad()\n"),
+        ],
+        must_fail=["Does train_step", "Does fit run", "Does the whole pipeline"],
+        names="runs after loss.backward()",
+    ),
+    "train_step returns the loss tensor": Mutant(
+        "training.py",
+        [
+            ("    optimizer.step()\n    return loss.item()\n", "    optimizer.step()\n    return loss\n"),
+        ],
+        must_fail=["Does train_step", "Does fit run", "Does the whole pipeline"],
+        names=".item()",
+    ),
+    "fit keeps the last batch loss": Mutant(
+        "training.py",
+        [
+            ("history.append(sum(losses) / len(losses))", "history.append(losses[-1])"),
+        ],
+        must_fail=["Does fit run"],
+        names="last batch loss",
+    ),
+    "evaluate without torch.no_grad()": Mutant(
+        "training.py",
+        [
+            ("        with torch.no_grad():\n            for src, tgt in batches:",
+             "        if True:\n            for src, tgt in batches:"),
+        ],
+        must_fail=["Is evaluate"],
+        names="wrap the loop in torch.no_grad()",
+    ),
+    "translate without model.eval()": Mutant(
+        "translation.py",
+        [
+            ("    model.eval()\n    out = decode(", "    out = decode("),
+        ],
+        must_fail=["Does translate clean"],
+        names="translate does not put the model in eval mode",
+    ),
+    "translate does not cap max_len": Mutant(
+        "translation.py",
+        [
+            ("min(max_len, limit)", "max_len"),
+        ],
+        must_fail=["Does translate clean"],
+        names="does not cap max_len",
+    ),
+    "translate skips clean_text": Mutant(
+        "translation.py",
+        [
+            ("src_vocab.encode(clean_text(s))[:limit]", "src_vocab.encode(s)[:limit]"),
+        ],
+        must_fail=["Does translate clean", "Does the whole pipeline"],
+        names="does not run clean_text",
     ),
 }

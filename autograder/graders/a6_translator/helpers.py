@@ -36,7 +36,7 @@ def sentence(rng: torch.Generator, words: list[str], low: int, high: int) -> str
 
 
 def model_and_spec(rng: torch.Generator, src_vocab_size: int, tgt_vocab_size: int, *, dtype="float64", eos_bias=0.0,
-                   **overrides):
+                   unk_bias=0.0, **overrides):
     """A reference Transformer with random weights (in this process) and the spec that builds
     the same model in the student's process. Small sizes; ``overrides`` change the config."""
     t = reference.load("transformer")
@@ -48,6 +48,7 @@ def model_and_spec(rng: torch.Generator, src_vocab_size: int, tgt_vocab_size: in
     model = t.Transformer(t.TransformerConfig(**config)).to(getattr(torch, dtype))
     with torch.no_grad():
         model.generator.bias[2] += eos_bias  # <eos> is id 2: rows finish at different steps
+        model.generator.bias[3] += unk_bias  # <unk> is id 3
     spec = {"target": "transformer.Transformer", "config": ["transformer.TransformerConfig", config],
             "state": {n: p.detach().clone() for n, p in model.named_parameters()}, "dtype": dtype}
     return model, spec
@@ -55,9 +56,12 @@ def model_and_spec(rng: torch.Generator, src_vocab_size: int, tgt_vocab_size: in
 
 def target_batch(rng: torch.Generator, B: int, T: int, V: int) -> torch.Tensor:
     """(B, T) targets <sos> w1 .. wn <eos> <pad> ..: random words (ids 4..V-1), n >= 1 per row,
-    the longest row filling T exactly."""
+    the longest row filling T exactly and (B > 1, T > 3) another one padded."""
     lengths = torch.randint(1, T - 1, (B,), generator=rng)
-    lengths[checks.randint(rng, 0, B - 1)] = T - 2
+    full = checks.randint(rng, 0, B - 1)
+    lengths[full] = T - 2
+    if B > 1 and T > 3:  # another row certainly shorter: <pad> labels, which the loss must ignore
+        lengths[(full + 1) % B] = checks.randint(rng, 1, T - 3)
     tgt = torch.zeros(B, T, dtype=torch.long)
     for b, n in enumerate(lengths.tolist()):
         tgt[b, 0], tgt[b, n + 1] = 1, 2

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from autograder import checks, reference
+from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import TARGET_SOUNDS, made_up, sentence
 
 
@@ -19,6 +20,7 @@ def test_dataset_items(student, rng):
     known_src, known_tgt = src_words[:6], tgt_words[:6]  # the last two are unknown words
     pairs = [(sentence(rng, src_words, 1, 9), sentence(rng, tgt_words, 1, 9)) for _ in range(6)]
     pairs += [(sentence(rng, src_words, 9, 9), sentence(rng, tgt_words, 9, 9))]  # over max_len on both sides
+    pairs[0] = (pairs[0][0] + " " + src_words[7], tgt_words[6] + " " + pairs[0][1])  # unknown words, certainly
     max_len = checks.randint(rng, 3, 7)
     want = {None: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt)),
             max_len: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt), max_len)}
@@ -29,24 +31,48 @@ def test_dataset_items(student, rng):
     steps += [[f"{name}{i}", f"${name}.__getitem__", [i], {}] for name in ("full", "cut") for i in range(len(pairs))]
     out = student.script(steps, returns=["n"] + [step[0] for step in steps[5:]])
     checks.plain_equal(out["n"], len(pairs), "len(TranslationDataset(pairs, ...))")
-    for name, limit in (("full", None), ("cut", max_len)):
-        for i, pair in enumerate(pairs):
-            what = f"TranslationDataset(max_len={limit})[{i}] for {pair}"
-            src, tgt = checks.pair(out[f"{name}{i}"], what)
-            want_src, want_tgt = want[limit][i]
-            checks.equal(src, want_src, f"{what}: source ids")
-            checks.equal(tgt, want_tgt, f"{what}: target ids")
+    got = {(name, i): out[f"{name}{i}"] for name in ("full", "cut") for i in range(len(pairs))}
+    try:
+        for name, limit in (("full", None), ("cut", max_len)):
+            for i, pair in enumerate(pairs):
+                what = f"TranslationDataset(max_len={limit})[{i}] for {pair}"
+                src, tgt = checks.pair(got[name, i], what)
+                want_src, want_tgt = want[limit][i]
+                checks.equal(src, want_src, f"{what}: source ids")
+                checks.equal(tgt, want_tgt, f"{what}: target ids")
+    except checks.CheckFailure as failure:
+        sv, tv = want[None].src_vocab.stoi, want[None].tgt_vocab.stoi
+
+        def items(**switches):
+            return {(name, i): variants.item(pair, sv, tv, limit, **switches)
+                    for name, limit in (("full", None), ("cut", max_len)) for i, pair in enumerate(pairs)}
+
+        plain = {key: [value.tolist() for value in pair] if isinstance(pair, list) and all(
+            isinstance(value, torch.Tensor) for value in pair) else None for key, pair in got.items()}
+        raise variants.named(failure, plain, [
+            variants.mistake(*variants.NO_EOS, lambda: items(eos=False)),
+            variants.mistake(*variants.CUT_EOS, lambda: items(cut_eos=False)),
+            variants.mistake(*variants.SOURCE_UNCUT, lambda: items(cut_src=False)),
+            variants.mistake(*variants.UNKNOWN_DROPPED, lambda: items(keep_unknown=False))],
+            lambda a, m: a == {k: list(v) for k, v in m.items()}) from None
 
 
 @pytest.mark.points(1)
 def test_collate_pads_on_the_right(student, rng):
     """Does collate stack items into (B, S) and (B, T) int64 batches, right-padded with pad_id? / ¿Apila collate los elementos en lotes (B, S) y (B, T) int64, rellenados a la derecha con pad_id?"""
     batching = reference.load("batching")
-    pad_id = checks.randint(rng, 0, 3)
+    pad_id = checks.randint(rng, 1, 3)  # not 0, so that a collate that ignores pad_id shows
     B = checks.randint(rng, 2, 6)
-    batch = [(torch.randint(4, 30, (checks.randint(rng, 1, 9),), generator=rng),
-              torch.randint(4, 30, (checks.randint(rng, 2, 9),), generator=rng)) for _ in range(B)]
+    lengths = [(checks.randint(rng, 1, 9), checks.randint(rng, 2, 9)) for _ in range(B)]
+    lengths[0] = (lengths[1][0] % 9 + 1, lengths[1][1] % 8 + 2)  # padding on both sides, certainly
+    batch = [(torch.randint(4, 30, (S,), generator=rng), torch.randint(4, 30, (T,), generator=rng)) for S, T in lengths]
     want_src, want_tgt = batching.collate(batch, pad_id=pad_id)
     got = checks.pair(student.call("batching.collate", batch, pad_id=pad_id), f"collate(batch of {B}, pad_id={pad_id})")
-    checks.equal(got[0], want_src, f"collate(batch, pad_id={pad_id}): source batch")
-    checks.equal(got[1], want_tgt, f"collate(batch, pad_id={pad_id}): target batch")
+    try:
+        checks.equal(got[0], want_src, f"collate(batch, pad_id={pad_id}): source batch")
+        checks.equal(got[1], want_tgt, f"collate(batch, pad_id={pad_id}): target batch")
+    except checks.CheckFailure as failure:
+        raise variants.named(failure, got, [
+            variants.mistake(*variants.LEFT_PADDED, lambda: variants.collate(batch, pad_id, right=False)),
+            variants.mistake(*variants.PAD_ZERO, lambda: variants.collate(batch, 0))],
+            lambda a, m: all(isinstance(x, torch.Tensor) and torch.equal(x, y) for x, y in zip(a, m))) from None

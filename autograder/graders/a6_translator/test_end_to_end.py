@@ -27,6 +27,12 @@ the reference Transformer of the same config, and the reference translate decode
 sentences greedily (max_len 10). Exact matches must reach 80 %. The student's own
 translate must then agree with those translations (at most 4 of 40 may differ).
 
+When a check fails, what else came back names the likely mistake: the student's clean_text
+of five test sentences, the first five dataset items and their collate, two train_steps taken before fit with
+SGD(lr=0, momentum) (the model does not move; the momentum buffer keeps the gradients the
+steps saw) and the student's translations, each compared with the reference variants of
+the classic mistakes (variants.py).
+
 The reference solution gets 95-100 % (mean 99.3 %) on each of the 45 run seeds tried
 (0-19, 100-119, 42, 1234, 2024, 7777, 31337), and its translate agreed with this
 process's on every sentence of every one of them.
@@ -36,9 +42,13 @@ import pytest
 import torch
 
 from autograder import checks, reference
-from autograder.graders.a6_translator.helpers import SOURCE_SOUNDS, TARGET_SOUNDS, made_up, model_and_spec
+from autograder.graders.a6_translator import variants
+from autograder.graders.a6_translator.helpers import (SOURCE_SOUNDS, TARGET_SOUNDS, made_up, model_and_spec,
+                                                      source_batch, target_batch)
 
 WORDS, TRAIN, TEST, EPOCHS, BATCH, LR, THRESHOLD = 10, 1000, 40, 10, 32, 3e-3, 0.8
+ITEMS = 5  # dataset items and cleaned test sentences that come back for the diagnostics
+PROBE_MOMENTUM = 0.5
 MAY_DIFFER = 4  # of the student's own translations from this process's (room for float noise)
 SPECIALS = ["<pad>", "<sos>", "<eos>", "<unk>"]
 LIMIT = 90  # seconds for the whole run in the student's process; the reference needs about 3
@@ -127,6 +137,13 @@ def test_learns_a_toy_translation(student, rng):
     model, spec = model_and_spec(rng, size, size, dtype="float32", d_model=32, num_heads=2, num_layers=1, d_ff=64,
                                  max_len=16, norm_first=False)
     seed = checks.randint(rng, 0, 2**31)
+    # Diagnostics that name a failure's likely cause, cheap beside the training: the student's
+    # clean_text on test sentences, the first dataset items, and two train_steps with
+    # SGD(lr=0, momentum) on a random batch: the model does not move, and the momentum buffer
+    # of the last bias, (1 + momentum) g when each step starts from zeroed gradients, keeps
+    # what the steps saw (the parameter's .grad itself changes during fit).
+    probe_src, probe_tgt = source_batch(rng, 4, 5, size), target_batch(rng, 4, 6, size)
+    initial = variants.deep(model)
     out = student.script([
         ["sv", "vocab.Vocab.build", [[src for src, _ in pairs]], {}],
         ["tv", "vocab.Vocab.build", [[tgt for _, tgt in pairs]], {}],
@@ -134,12 +151,32 @@ def test_learns_a_toy_translation(student, rng):
         ["gen", "torch.Generator", [], {}],
         ["_", "$gen.manual_seed", [seed], {}],
         ["loader", "batching.make_loader", [{"$": "data"}, BATCH], {"shuffle": True, "generator": {"$": "gen"}}],
+        *[[f"item{i}", "$data.__getitem__", [i], {}] for i in range(ITEMS)],
+        *[[f"clean{i}", "preprocessing.clean_text", [sources[i]], {}] for i in range(ITEMS)],
+        ["batch", "batching.collate", [[{"$": f"item{i}"} for i in range(ITEMS)]], {}],
+        ["probe_opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": 0.0, "momentum": PROBE_MOMENTUM}],
+        *[[f"probe{k}", "training.train_step", [{"$": "model"}, probe_src, probe_tgt, {"$": "probe_opt"}], {}]
+          for k in range(2)],
+        ["last", "getattr", [{"$": "model"}, "generator"], {}], ["bias", "getattr", [{"$": "last"}, "bias"], {}],
+        ["probe_state", "getattr", [{"$": "probe_opt"}, "state"], {}],
+        ["bias_state", "$probe_state.get", [{"$": "bias"}, {}], {}],
+        ["probe_grad", "$bias_state.get", ["momentum_buffer"], {}],
         ["opt", "torch.optim.Adam", [{"$params": "model"}], {"lr": LR}],
         ["history", "training.fit", [{"$": "model"}, {"$": "loader"}, {"$": "opt"}, EPOCHS], {}],
         ["src_itos", "getattr", [{"$": "sv"}, "itos"], {}],
         ["tgt_itos", "getattr", [{"$": "tv"}, "itos"], {}],
         ["out", "translation.translate", [{"$": "model"}, sources, {"$": "sv"}, {"$": "tv"}], {"max_len": 10}],
-    ], model_spec=spec, returns=["history", "src_itos", "tgt_itos", "out"], state=True, timeout=LIMIT)
+    ], model_spec=spec, returns=["history", "src_itos", "tgt_itos", "out", "probe0", "probe1", "probe_grad",
+                                 "batch", *[f"{k}{i}" for k in ("item", "clean") for i in range(ITEMS)]],
+       state=True, timeout=LIMIT)
+    try:
+        _check(out, model, pairs, sources, expected)
+    except checks.CheckFailure as failure:
+        raise variants.named(failure, out, _mistakes(initial, model, pairs, sources, probe_src, probe_tgt),
+                             lambda got, test: test(got)) from None
+
+
+def _check(out, model, pairs, sources, expected):
     history = out["history"]
     checks.expect(isinstance(history, list) and len(history) == EPOCHS,
                   f"fit(..., epochs={EPOCHS}) must return {EPOCHS} losses", f"fit(..., epochs={EPOCHS}) debe devolver {EPOCHS} pérdidas")
@@ -185,3 +222,81 @@ def test_learns_a_toy_translation(student, rng):
         f"dio a {TEST - sum(same)} de {TEST} frases de prueba una traducción distinta de la decodificación voraz del "
         f"modelo (como mucho pueden diferir {MAY_DIFFER})",
     )
+
+
+def _mistakes(initial, trained, pairs, sources, probe_src, probe_tgt):
+    """The classic mistakes this grader can name, each as a test of what came back: the
+    student's values match what the mistake gives, and that differs from the right values."""
+    def telling(variant):  # variant(out, **switches) -> what those switches make of these inputs
+        def with_switches(**switches):
+            def test(out):
+                made = variant(out, **switches)
+                return not _same(made, variant(out)) and _same(made, variant(out, student=True))
+            return test
+        return with_switches
+
+    @telling
+    def cleans(out, student=False, **switches):
+        return [out[f"clean{i}"] for i in range(ITEMS)] if student else [
+            variants.clean(s, **switches) for s in sources[:ITEMS]]
+
+    @telling
+    def items(out, student=False, **switches):
+        if student:
+            return [[t.tolist() for t in out[f"item{i}"]] for i in range(ITEMS)]
+        sv, tv = ({w: i for i, w in enumerate(itos)} for itos in (out["src_itos"], out["tgt_itos"]))
+        return [list(variants.item(pairs[i], sv, tv, **switches)) for i in range(ITEMS)]
+
+    @telling
+    def batches(out, student=False, **switches):  # collate of the student's own first items
+        if student:
+            return [t.tolist() for t in out["batch"]]
+        return [t.tolist() for t in variants.collate([out[f"item{i}"] for i in range(ITEMS)], 0, **switches)]
+
+    @telling
+    def steps(out, student=False, **switches):  # the two SGD(lr=0) steps of the diagnostics
+        if student:
+            return [out["probe0"], out["probe1"]], out["probe_grad"]
+        model = variants.deep(initial)
+        opt = torch.optim.SGD(model.parameters(), lr=0.0, momentum=PROBE_MOMENTUM)
+        losses = [variants.step(model, probe_src, probe_tgt, opt, **switches) for _ in range(2)]
+        return losses, opt.state.get(model.generator.bias, {}).get("momentum_buffer")
+
+    @telling
+    def translates(out, student=False, **switches):
+        return out["out"] if student else variants.translate(trained, sources, *_vocabs(out), max_len=10, **switches)
+
+    found = [variants.mistake(variants.SPECIALS_MISPLACED.en, variants.SPECIALS_MISPLACED.es, lambda: lambda out: (
+        variants.specials_misplaced(out["src_itos"]) or variants.specials_misplaced(out["tgt_itos"])))]
+    found += [variants.mistake(*variants.CLEAN[k], lambda k=k: cleans(**{k: False})) for k in variants.CLEAN]
+    found += [variants.mistake(*names, lambda sw=sw: items(**sw)) for names, sw in (
+        (variants.NO_EOS, {"eos": False}), (variants.UNKNOWN_DROPPED, {"keep_unknown": False}))]
+    found.append(variants.mistake(*variants.LEFT_PADDED, lambda: batches(right=False)))
+    found += [variants.mistake(*names, lambda names=names: steps(**variants.STEP_SWITCHES[names])) for names in (
+        variants.NO_SHIFT, variants.NO_ZERO_GRAD, variants.ZERO_GRAD_LATE, variants.PAD_COUNTED)]
+    found += [variants.mistake(*names, lambda sw=sw: translates(**sw)) for names, sw in variants.TRANSLATE_SWITCHES]
+    return found
+
+
+def _same(a, b) -> bool:
+    """Plain values equal; floats and tensors (the float32 model's) close; a gradient of None
+    (zero_grad(set_to_none=True)) the same as zeros."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-4 * abs(a) + 1e-6
+    if a is None or b is None or isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        a, b = (None if x is None or not bool(x.any()) else x for x in (a, b))
+        return (a is None and b is None) or (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)
+                                              and a.shape == b.shape and torch.allclose(a, b, rtol=1e-3, atol=1e-5))
+    return a == b
+
+
+def _vocabs(out):
+    vocab = reference.load("vocab")
+    made = []
+    for itos in (out["src_itos"], out["tgt_itos"]):
+        v = vocab.Vocab(itos[4:])
+        v.itos, v.stoi = list(itos), {w: i for i, w in enumerate(itos)}
+        made.append(v)
+    return made

@@ -9,6 +9,7 @@ text comes from the reference clean_text.
 import pytest
 
 from autograder import checks, reference
+from autograder.graders.a6_translator import variants
 
 # Pieces of random sentences, with their weights.
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -37,8 +38,13 @@ def test_clean_text_random_strings(student, rng):
     """Does clean_text normalise, lower-case, space out ¿?¡!, and drop other symbols on random text? / ¿Normaliza, pasa a minúsculas, separa ¿?¡!, y borra los demás símbolos en texto aleatorio?"""
     clean_text = reference.load("preprocessing").clean_text
     texts = [random_text(rng, checks.randint(rng, 5, 40)) for _ in range(40)]
-    texts += ["  ¿Dónde está el baño?  ", "I don't know, Tom!", "e-mail", "...", ""]
+    texts += ["  ¿Dónde está el baño?  ", "I don't know, Tom!", "e-mail", "...", "",
+              "Cafe\u0301 en Espan\u0303a"]  # every classic mistake changes at least one of these
     out = student.script([[f"t{i}", "preprocessing.clean_text", [text], {}] for i, text in enumerate(texts)],
                          returns=[f"t{i}" for i in range(len(texts))])
-    for i, text in enumerate(texts):
-        checks.plain_equal(out[f"t{i}"], clean_text(text), f"clean_text({text!r})")
+    got = [out[f"t{i}"] for i in range(len(texts))]
+    try:
+        for i, text in enumerate(texts):
+            checks.plain_equal(got[i], clean_text(text), f"clean_text({text!r})")
+    except checks.CheckFailure as failure:
+        raise variants.named(failure, got, variants.clean_mistakes(texts)) from None

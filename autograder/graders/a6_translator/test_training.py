@@ -4,23 +4,71 @@ Losses are compared with ``F.cross_entropy`` in float64. Training steps run a re
 Transformer with random weights (float64, dropout 0 unless a test needs dropout), built in
 the student's process from a model spec, with a ``torch.optim.SGD`` made there too; the
 expected loss and parameters come from the same step taken here with the reference code.
+Models that must show whether dropout is on use p = 1, which in training mode zeroes every
+dropped activation: deterministic, so the output of that mistake can be computed here too.
 """
-
-import copy
 
 import pytest
 import torch
 import torch.nn.functional as F
 
 from autograder import checks, reference
+from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import model_and_spec, source_batch, target_batch
+
+# clip_grad_norm_ multiplies by clip / (norm + 1e-6); the documented rule (clip / norm, when
+# norm > clip) differs by 1e-6 / norm relative, so a parameter entry moves by at most
+# lr * clip * 1e-6 / norm <= lr * 1e-6 more or less per clipped step. Twice that per step
+# covers both rules; every classic mistake moves the parameters by 1e-3 or more.
+CLIP_SLACK = 2e-6
+# evaluate may add up the batch sums in float32 (a torch.zeros(()) accumulator): each of
+# the k <= 3 additions and the final division round to 2**-24 relative, 4 * 6e-8 < 3e-7.
+EVAL_RTOL = 1e-6
+
+EVAL_DROPOUT = ("evaluate does not put the model in eval mode (model.eval()), so dropout is on",
+                "evaluate no pone el modelo en modo de evaluación (model.eval()), así que el dropout está activo")
+BATCH_MEANS = ("evaluate averages the batch means; every token must weigh the same (sum of losses / number of "
+               "non-pad labels)",
+               "evaluate promedia las medias de los lotes; cada token debe pesar lo mismo (suma de pérdidas / número de "
+               "etiquetas que no son pad)")
+NOT_RESTORED = ("evaluate does not put the model back in the mode it had (model.train(was_training), in a finally)",
+                "evaluate no devuelve el modelo al modo que tenía (model.train(estaba_entrenando), en un finally)")
+WITH_GRAD = ("evaluate runs the model with gradients on: wrap the loop in torch.no_grad()",
+             "evaluate ejecuta el modelo con los gradientes activos: envuelve el bucle en torch.no_grad()")
+FIT_LAST = ("fit keeps each epoch's last batch loss instead of the mean of its batch losses",
+            "fit guarda la pérdida del último lote de cada época en lugar de la media de sus lotes")
+FIT_SUM = ("fit returns each epoch's sum of batch losses instead of their mean",
+           "fit devuelve la suma de las pérdidas de los lotes de cada época en lugar de su media")
+FIT_MODE = ("fit does not put the model in training mode (model.train()) before training",
+            "fit no pone el modelo en modo de entrenamiento (model.train()) antes de entrenar")
 
 
 def _labels(rng, B, T, V, pad_id):
     labels = torch.randint(0, V, (B, T), generator=rng)
     labels[labels == pad_id] = (pad_id + 1) % V  # pad only where the padding mask says
     labels[~checks.right_padding(rng, B, T)] = pad_id
+    labels[0, -1] = pad_id  # at least one <pad> label, which the loss must ignore
     return labels
+
+
+def _near(a, b, atol, rtol) -> bool:
+    if isinstance(b, torch.Tensor):
+        return (isinstance(a, torch.Tensor) and a.shape == b.shape and not torch.isnan(a).any()
+                and bool(((a.double() - b.double()).abs() <= atol + rtol * b.double().abs()).all()))
+    return isinstance(a, float) and abs(a - b) <= atol + rtol * abs(b)
+
+
+def _same_run(atol, rtol):
+    """Matches a run's (losses, parameters) with a mistake's, at the check's tolerance."""
+    def matches(actual, output):
+        (losses, state), (want_losses, want_state) = actual, output
+        return (len(losses) == len(want_losses) and all(_near(a, b, atol, rtol) for a, b in zip(losses, want_losses))
+                and all(_near(state.get(n), p, atol, rtol) for n, p in want_state.items()))
+    return matches
+
+
+def _params(model):
+    return {n: p.detach() for n, p in model.named_parameters()}
 
 
 @pytest.mark.points(2)
@@ -34,7 +82,11 @@ def test_sequence_loss(student, rng):
         want = F.cross_entropy(logits.reshape(-1, V), labels.reshape(-1), ignore_index=pad_id, label_smoothing=eps)
         got = student.call("training.sequence_loss", logits, labels, pad_id=pad_id, label_smoothing=eps)
         checks.close(got, want, f"sequence_loss(logits {B}x{T}x{V}, labels, pad_id={pad_id}, label_smoothing={eps})",
-                     atol=1e-10, rtol=1e-8)
+                     atol=1e-10, rtol=1e-8, mistakes=[
+                         variants.mistake(*variants.PAD_COUNTED, lambda: variants.loss(logits, labels, pad_id, eps,
+                                                                                       ignore_pad=False)),
+                         variants.mistake(*variants.NO_SMOOTHING, lambda: variants.loss(logits, labels, pad_id, eps,
+                                                                                        smoothing=False))])
 
 
 @pytest.mark.points(2)
@@ -43,81 +95,155 @@ def test_train_step(student, rng):
     training = reference.load("training")
     Vs, Vt = checks.randint(rng, 8, 14), checks.randint(rng, 8, 14)
     model, spec = model_and_spec(rng, Vs, Vt)
-    B = checks.randint(rng, 2, 5)
-    src, tgt = source_batch(rng, B, checks.randint(rng, 3, 7), Vs), target_batch(rng, B, checks.randint(rng, 4, 9), Vt)
+    # Two steps on two batches: a second step shows gradients left over from the first.
+    batches = []
+    for _ in range(2):
+        B = checks.randint(rng, 2, 5)
+        batches.append((source_batch(rng, B, checks.randint(rng, 3, 7), Vs),
+                        target_batch(rng, B, checks.randint(rng, 4, 9), Vt)))
     eps = round(0.05 + 0.15 * torch.rand(1, generator=rng).item(), 3)
     # A clipping threshold below the gradient's norm, so that clipping changes the step.
-    probe = copy.deepcopy(model)
+    probe = variants.deep(model)
+    src, tgt = batches[0]
     training.sequence_loss(probe(src, tgt[:, :-1]), tgt[:, 1:], 0, eps).backward()
     norm = torch.nn.utils.clip_grad_norm_(probe.parameters(), float("inf")).item()
     clip = round(0.5 * norm, 6)
     lr = 0.5
-    out = student.script([
-        ["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr}],
-        ["loss", "training.train_step", [{"$": "model"}, src, tgt, {"$": "opt"}],
-         {"pad_id": 0, "label_smoothing": eps, "clip_norm": clip}],
-    ], model_spec=spec, returns=["loss"], state=True)
-    want_loss = training.train_step(model, src, tgt, torch.optim.SGD(model.parameters(), lr=lr), 0, eps, clip)
-    what = f"train_step(model, src {tuple(src.shape)}, tgt {tuple(tgt.shape)}, SGD(lr={lr}), label_smoothing={eps}, clip_norm={clip})"
-    checks.close_number(out["loss"], want_loss, f"{what}: returned loss", atol=1e-9, rtol=1e-7)
-    for name, p in model.named_parameters():
-        checks.close(out["state"].get(name), p.detach(), f"{what}: parameter {name} after the step", atol=1e-9, rtol=1e-7)
+    initial = variants.deep(model)
+    steps = [["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr}]]
+    steps += [[f"loss{k}", "training.train_step", [{"$": "model"}, src, tgt, {"$": "opt"}],
+               {"pad_id": 0, "label_smoothing": eps, "clip_norm": clip}] for k, (src, tgt) in enumerate(batches)]
+    out = student.script(steps, model_spec=spec, returns=["loss0", "loss1"], state=True)
+
+    def run(**switches):
+        m = variants.deep(initial)
+        opt = torch.optim.SGD(m.parameters(), lr=lr)
+        losses = [variants.step(m, src, tgt, opt, 0, eps, clip, **switches) for src, tgt in batches]
+        return losses, _params(m)
+
+    what = (f"train_step(model, src, tgt, SGD(lr={lr}), label_smoothing={eps}, clip_norm={clip}), twice, on batches "
+            f"{[tuple(t.shape) for b in batches for t in b]}")
+    want_losses = []
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    for src, tgt in batches:
+        want_losses.append(training.train_step(model, src, tgt, opt, 0, eps, clip))
+    atol, rtol = 1e-9 + CLIP_SLACK * lr, 1e-7
+    try:
+        for k, want in enumerate(want_losses):
+            checks.close_number(out[f"loss{k}"], want, f"{what}: loss returned by step {k + 1}", atol=atol, rtol=rtol)
+        for name, p in model.named_parameters():
+            checks.close(out["state"].get(name), p.detach(), f"{what}: parameter {name} after both steps",
+                         atol=atol, rtol=rtol)
+    except checks.CheckFailure as failure:
+        raise variants.named(failure, ([out["loss0"], out["loss1"]], out["state"]), variants.training_mistakes(run),
+                             _same_run(atol, rtol)) from None
+
+
+def _evaluate(model, batches, *, eval_mode=True, per_token=True):
+    was = model.training
+    model.train(not eval_mode)
+    total, count, means = 0.0, 0, []
+    with torch.no_grad():
+        for src, tgt in batches:
+            labels, logits = tgt[:, 1:], model(src, tgt[:, :-1])
+            s = F.cross_entropy(logits.reshape(-1, logits.size(-1)), labels.reshape(-1), ignore_index=0,
+                                reduction="sum").item()
+            n = int((labels != 0).sum())
+            total, count = total + s, count + n
+            means.append(s / n)
+    model.train(was)
+    return total / count if per_token else sum(means) / len(means)
 
 
 @pytest.mark.points(2)
 def test_evaluate(student, rng):
-    """Is evaluate the per-token mean over all batches, without dropout, leaving the model's mode as it was? / ¿Es evaluate la media por token sobre todos los lotes, sin dropout, dejando el modelo en el modo en que estaba?"""
-    training = reference.load("training")
+    """Is evaluate the per-token mean over all batches, without dropout or gradients, leaving the model's mode as it was? / ¿Es evaluate la media por token sobre todos los lotes, sin dropout ni gradientes, dejando el modelo en el modo en que estaba?"""
     Vs, Vt = checks.randint(rng, 8, 14), checks.randint(rng, 8, 14)
-    model, spec = model_and_spec(rng, Vs, Vt, dropout=0.3)
+    model, spec = model_and_spec(rng, Vs, Vt, dropout=1.0)
     # Very different token counts per batch, so a mean of batch means is visibly off.
     batches = [(source_batch(rng, 1, 3, Vs), target_batch(rng, 1, 3, Vt)),
                (source_batch(rng, 7, 8, Vs), target_batch(rng, 7, 12, Vt)),
                (source_batch(rng, 3, 5, Vs), target_batch(rng, 3, 5, Vt))]
-    want = training.evaluate(model, batches)
-    out = student.script([
+    want = _evaluate(model, batches)
+    # Whether evaluate turned gradients off shows in the input of the model's last layer: a
+    # forward pre-hook stores it in a dict (its __setitem__ is the hook), read after the calls.
+    probe = [["attrs", "getattr", [{"$": "model"}, "__dict__"], {}], ["seen", "$attrs.copy", [], {}],
+             ["last", "getattr", [{"$": "model"}, "generator"], {}],
+             ["store", "getattr", [{"$": "seen"}, "__setitem__"], {}],
+             ["hook", "$last.register_forward_pre_hook", [{"$": "store"}], {}]]
+    read = [["inputs", "$seen.get", [{"$": "last"}, [torch.zeros(1)]], {}], ["x", "$inputs.__getitem__", [0], {}],
+            ["graph", "getattr", [{"$": "x"}, "requires_grad"], {}]]
+    out = student.script(probe + [
         ["_", "$model.train", [], {}],
         ["from_train", "training.evaluate", [{"$": "model"}, batches], {"pad_id": 0}],
         ["mode_train", "getattr", [{"$": "model"}, "training"], {}],
         ["_", "$model.eval", [], {}],
         ["from_eval", "training.evaluate", [{"$": "model"}, batches], {"pad_id": 0}],
         ["mode_eval", "getattr", [{"$": "model"}, "training"], {}],
-    ], model_spec=spec, returns=["from_train", "mode_train", "from_eval", "mode_eval"])
-    checks.close_number(out["from_eval"], want, "evaluate(model in eval mode, 3 batches)", atol=1e-9, rtol=1e-7)
-    checks.close_number(out["from_train"], want, "evaluate(model in training mode, 3 batches) (dropout must be off)",
-                        atol=1e-9, rtol=1e-7)
-    checks.expect(out["mode_train"] is True, "evaluate must leave a model that was training in training mode",
-                  "evaluate debe dejar en modo de entrenamiento un modelo que estaba entrenando")
-    checks.expect(out["mode_eval"] is False, "evaluate must leave a model that was in eval mode in eval mode",
-                  "evaluate debe dejar en modo de evaluación un modelo que estaba en ese modo")
+    ] + read, model_spec=spec, returns=["from_train", "mode_train", "from_eval", "mode_eval", "graph"])
+    for key, what in (("from_eval", "evaluate(model in eval mode, 3 batches)"),
+                      ("from_train", "evaluate(model in training mode, 3 batches) (dropout must be off)")):
+        try:
+            checks.close_number(out[key], want, what, atol=1e-9, rtol=EVAL_RTOL)
+        except checks.CheckFailure as failure:
+            raise variants.named(failure, out[key], [
+                variants.mistake(*EVAL_DROPOUT, lambda: _evaluate(model, batches, eval_mode=False)),
+                variants.mistake(*BATCH_MEANS, lambda: _evaluate(model, batches, per_token=False))],
+                lambda a, m: _near(a, m, 1e-9, EVAL_RTOL)) from None
+    restored = variants.mistake(*NOT_RESTORED, None)
+    for key, mode, en, es in (("mode_train", True, "training", "de entrenamiento"),
+                              ("mode_eval", False, "eval", "de evaluación")):
+        if out[key] is not mode:
+            raise checks.CheckFailure(f"evaluate must leave a model that was in {en} mode in {en} mode",
+                                      f"evaluate debe dejar en modo {es} un modelo que estaba en ese modo").naming(restored)
+    if out["graph"] is not False:
+        raise checks.CheckFailure(
+            "evaluate built a computation graph: the model's output required a gradient during evaluate",
+            "evaluate construyó un grafo de cómputo: la salida del modelo requería gradiente durante evaluate",
+        ).naming(variants.mistake(*WITH_GRAD, None))
 
 
 @pytest.mark.points(1)
 def test_fit(student, rng):
     """Does fit run train_step over every batch of every epoch and return each epoch's mean loss? / ¿Aplica fit train_step a cada lote de cada época y devuelve la pérdida media de cada época?"""
-    training = reference.load("training")
     Vs, Vt = checks.randint(rng, 8, 14), checks.randint(rng, 8, 14)
     model, spec = model_and_spec(rng, Vs, Vt)
     batches = [(source_batch(rng, B, S, Vs), target_batch(rng, B, T, Vt))
                for B, S, T in ((3, 5, 6), (5, 4, 8), (2, 6, 4))]
     epochs, lr = checks.randint(rng, 2, 3), 0.3
-    eps = round(0.2 * torch.rand(1, generator=rng).item(), 3)
+    eps = round(0.05 + 0.15 * torch.rand(1, generator=rng).item(), 3)
     out = student.script([
         ["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr, "momentum": 0.9}],
         ["history", "training.fit", [{"$": "model"}, batches, {"$": "opt"}, epochs], {"label_smoothing": eps}],
         ["mode", "getattr", [{"$": "model"}, "training"], {}],
     ], model_spec=spec, returns=["history", "mode"], state=True)
-    model.eval()
-    want = training.fit(model, batches, torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9), epochs,
-                        label_smoothing=eps)
-    what = f"fit(model, 3 batches, SGD, epochs={epochs}, label_smoothing={eps})"
+
+    def run(reduce=lambda losses: sum(losses) / len(losses), **switches):
+        m = variants.deep(model)
+        m.train()
+        opt = torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9)
+        history = [reduce([variants.step(m, src, tgt, opt, 0, eps, **switches) for src, tgt in batches])
+                   for _ in range(epochs)]
+        return history, _params(m)
+
+    want, state = run()
+    what = f"fit(model, 3 batches, SGD(momentum=0.9), epochs={epochs}, label_smoothing={eps})"
     history = out["history"]
-    checks.expect(isinstance(history, list) and len(history) == epochs,
-                  f"{what} must return a list of {epochs} losses, got {history!r:.80}",
-                  f"{what} debe devolver una lista de {epochs} pérdidas")
-    for e, (got, loss) in enumerate(zip(history, want)):
-        checks.close_number(got, loss, f"{what}: mean loss of epoch {e + 1}", atol=1e-9, rtol=1e-7)
-    for name, p in model.named_parameters():
-        checks.close(out["state"].get(name), p.detach(), f"{what}: parameter {name} after training", atol=1e-8, rtol=1e-6)
-    checks.expect(out["mode"] is True, "fit must put the model in training mode (model.train())",
-                  "fit debe poner el modelo en modo de entrenamiento (model.train())")
+    try:
+        checks.expect(isinstance(history, list) and len(history) == epochs,
+                      f"{what} must return a list of {epochs} losses, got {history!r:.80}",
+                      f"{what} debe devolver una lista de {epochs} pérdidas")
+        for e, (got, loss) in enumerate(zip(history, want)):
+            checks.close_number(got, loss, f"{what}: mean loss of epoch {e + 1}", atol=1e-9, rtol=1e-7)
+        for name, p in state.items():
+            checks.close(out["state"].get(name), p, f"{what}: parameter {name} after training", atol=1e-8, rtol=1e-6)
+    except checks.CheckFailure as failure:
+        switches = ("NO_ZERO_GRAD", "ZERO_GRAD_LATE", "NO_SHIFT", "PAD_COUNTED", "NO_SMOOTHING")
+        raise variants.named(failure, (history, out["state"]), variants.training_mistakes(
+            run, [getattr(variants, name) for name in switches]) + [
+            variants.mistake(*FIT_LAST, lambda: run(reduce=lambda losses: losses[-1])),
+            variants.mistake(*FIT_SUM, lambda: run(reduce=sum))], _same_run(1e-8, 1e-6)) from None
+    if out["mode"] is not True:
+        raise checks.CheckFailure("fit must put the model in training mode (model.train())",
+                                  "fit debe poner el modelo en modo de entrenamiento (model.train())"
+                                  ).naming(variants.mistake(*FIT_MODE, None))

@@ -1,16 +1,26 @@
 """Hidden graders for a6_translator/translation.py.
 
-A reference Transformer with random weights (its <eos> logit raised so that rows finish
-at different steps) translates raw sentences of made-up words, typed with capitals,
-punctuation and extra spaces, including an empty line, a line of symbols only and a
-sentence longer than the model's max_len; the expected strings come from the reference
-translate on the same model and vocabularies.
+A reference Transformer with random weights (its <eos> and <unk> logits raised, so that
+rows finish at different steps and <unk> shows in some translations) translates raw
+sentences of made-up words, typed with capitals, punctuation and extra spaces, including
+an empty line, a line of symbols only and a sentence longer than the model's max_len; the
+expected strings come from the reference translate on the same model and vocabularies.
+
+The model has dropout p = 1 and is put in training mode before the first call: a translate
+that does not call model.eval() decodes with every dropped activation zeroed, which is
+deterministic, so that mistake's translations are computed here too. Inputs are redrawn
+until every classic mistake changes the greedy translations, some translation holds <unk>
+and some row is still running at model.config.max_len tokens (a translate that does not cap
+max_len there runs past the positional table).
 """
 
 import pytest
 
 from autograder import checks, reference
+from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import TARGET_SOUNDS, made_up, model_and_spec, pick, sentence
+
+DRAWS = 60  # about one draw in three tells every mistake apart: 60 all fail with probability < 1e-10
 
 
 def _typed(rng, text):
@@ -20,28 +30,88 @@ def _typed(rng, text):
     return pick(rng, ["", "  ", "¿"]) + text.replace(" ", pick(rng, [" ", "  ", ", "]), 1) + pick(rng, [".", "?", "!", " ", ""])
 
 
-@pytest.mark.points(2)
-def test_translate_matches_the_reference(student, rng):
-    """Does translate clean, truncate, batch, decode and return one string per line, "" for empty ones, as the reference does? / ¿Limpia, recorta, agrupa, decodifica y devuelve translate una cadena por línea, "" para las vacías, como la referencia?"""
-    vocab, translation = reference.load("vocab"), reference.load("translation")
+def _draw(rng):
+    vocab = reference.load("vocab")
     src_words, tgt_words = made_up(rng, checks.randint(rng, 6, 10)), made_up(rng, checks.randint(rng, 6, 10), TARGET_SOUNDS)
     sv, tv = vocab.Vocab(src_words), vocab.Vocab(tgt_words)
     max_len = checks.randint(rng, 6, 10)
-    model, spec = model_and_spec(rng, len(sv), len(tv), max_len=max_len, eos_bias=2.0)
+    model, spec = model_and_spec(rng, len(sv), len(tv), max_len=max_len, dropout=1.0,
+                                 eos_bias=checks.randint(rng, 0, 150) / 100, unk_bias=0.5)
     model.eval()
-    lines = [_typed(rng, sentence(rng, src_words, 1, 5)) for _ in range(5)]
-    lines.insert(checks.randint(rng, 0, 5), "")
-    lines.insert(checks.randint(rng, 0, 6), " ... ")
-    lines.insert(checks.randint(rng, 0, 7), _typed(rng, sentence(rng, src_words, max_len + 2, max_len + 6)))
+    lines = [_typed(rng, sentence(rng, src_words, 1, 5)) for _ in range(4)]
+    lines += ["¿" + sentence(rng, src_words, 2, 4).capitalize() + "?", sentence(rng, src_words, 2, 4).replace(" ", ", ", 1),
+              "¡" + sentence(rng, src_words, 2, 4).title() + "!"]
+    for line in ("", " ... ", _typed(rng, sentence(rng, src_words, max_len + 2, max_len + 6))):
+        lines.insert(checks.randint(rng, 0, len(lines)), line)
+    return dict(src_words=src_words, tgt_words=tgt_words, sv=sv, tv=tv, max_len=max_len, model=model, spec=spec,
+                lines=lines)
+
+
+def _telling(d) -> bool:
+    """Do this draw's greedy translations change with every classic mistake?"""
+    model, lines, sv, tv, max_len = d["model"], d["lines"], d["sv"], d["tv"], d["max_len"]
+    want = variants.translate(model, lines, sv, tv, max_len=max_len)
+    if not any("<unk>" in line for line in want):
+        return False
+    try:  # some row still running at the cap
+        variants.translate(model, lines, sv, tv, max_len=max_len + 3, cap=False)
+        return False
+    except ValueError:
+        pass
+    for found in variants.translate_mistakes(model, lines, sv, tv, max_len=max_len):
+        try:
+            if found.output() == want:
+                return False
+        except Exception:  # the mistake fails outright (e.g. past the positional table): told apart
+            continue
+    return True
+
+
+@pytest.mark.points(2)
+def test_translate_matches_the_reference(student, rng):
+    """Does translate clean, truncate, batch, decode and return one string per line, "" for empty ones, as the reference does? / ¿Limpia, recorta, agrupa, decodifica y devuelve translate una cadena por línea, "" para las vacías, como la referencia?"""
+    translation = reference.load("translation")
+    for _ in range(DRAWS):
+        d = _draw(rng)
+        if _telling(d):
+            break
+    model, lines, sv, tv, max_len = d["model"], d["lines"], d["sv"], d["tv"], d["max_len"]
     beam = checks.randint(rng, 2, 3)
-    out = student.script([
-        ["sv", "vocab.Vocab", [src_words], {}],
-        ["tv", "vocab.Vocab", [tgt_words], {}],
-        ["greedy", "translation.translate", [{"$": "model"}, lines, {"$": "sv"}, {"$": "tv"}], {"max_len": max_len}],
-        ["beam", "translation.translate", [{"$": "model"}, lines, {"$": "sv"}, {"$": "tv"}],
-         {"strategy": "beam", "max_len": max_len, "beam_size": beam}],
-    ], model_spec=spec, returns=["greedy", "beam"])
+    vocabs = [["sv", "vocab.Vocab", [d["src_words"]], {}], ["tv", "vocab.Vocab", [d["tgt_words"]], {}],
+              ["tv_itos", "getattr", [{"$": "tv"}, "itos"], {}]]
+    args = [{"$": "model"}, lines, {"$": "sv"}, {"$": "tv"}]
+    what = f"translate(model with max_len={max_len}, {lines}, max_len={max_len})"
+    try:
+        out = student.script(vocabs + [
+            ["_", "$model.train", [], {}],  # translate must switch dropout off itself
+            ["greedy", "translation.translate", args, {"max_len": max_len}],
+            ["beam", "translation.translate", args, {"strategy": "beam", "max_len": max_len, "beam_size": beam}],
+        ], model_spec=d["spec"], returns=["greedy", "beam", "tv_itos"])
+    except checks.CheckFailure as failure:
+        # Which sentences make it fail? Only the long one: it was not truncated.
+        short = [line for line in lines if len(variants.clean(line).split()) <= max_len]
+        if (student.script_error(vocabs + [["t", "translation.translate", [args[0], short, *args[2:]], {}]],
+                                 model_spec=d["spec"]) is None
+                and student.script_error(vocabs + [["t", "translation.translate", [args[0], lines, *args[2:]], {}]],
+                                         model_spec=d["spec"]) is not None):
+            raise failure.naming(variants.mistake(*variants.NO_TRUNCATE, None)) from None
+        raise
     want = translation.translate(model, lines, sv, tv, max_len=max_len)
-    checks.plain_equal(out["greedy"], want, f"translate(model with max_len={max_len}, {lines})")
-    want = translation.translate(model, lines, sv, tv, strategy="beam", max_len=max_len, beam_size=beam)
-    checks.plain_equal(out["beam"], want, f"translate(..., strategy='beam', beam_size={beam})")
+    mistakes = [variants.mistake(variants.SPECIALS_MISPLACED.en, variants.SPECIALS_MISPLACED.es,
+                                 lambda: out["greedy"] if variants.specials_misplaced(out["tv_itos"]) else None)]
+    try:
+        checks.plain_equal(out["greedy"], want, what)
+        want = translation.translate(model, lines, sv, tv, strategy="beam", max_len=max_len, beam_size=beam)
+        checks.plain_equal(out["beam"], want, f"translate(..., strategy='beam', beam_size={beam})")
+    except checks.CheckFailure as failure:
+        raise variants.named(failure, out["greedy"], mistakes + variants.translate_mistakes(
+            model, lines, sv, tv, max_len=max_len)) from None
+    # Asked for more tokens than the positional table covers, translate must stop there.
+    long = max_len + checks.randint(rng, 2, 6)
+    try:
+        out = student.script(vocabs + [["long", "translation.translate", args, {"max_len": long}]],
+                             model_spec=d["spec"], returns=["long"])
+        checks.plain_equal(out["long"], translation.translate(model, lines, sv, tv, max_len=long),
+                           f"translate(model with max_len={max_len}, {lines}, max_len={long})")
+    except checks.CheckFailure as failure:
+        raise failure.naming(variants.mistake(*variants.NO_CAP, None)) from None

@@ -8,9 +8,15 @@ import pytest
 import torch
 
 from autograder import checks, reference
+from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import made_up, pick, sentence
 
-SPECIALS = ["<pad>", "<sos>", "<eos>", "<unk>"]
+SPECIALS = variants.SPECIALS
+
+
+def _matches(actual, output):
+    """A mistake's output is either the values it would return or a test of the student's."""
+    return output(actual) if callable(output) else actual == output
 
 
 def _vocab_steps(name, words):
@@ -29,6 +35,7 @@ def test_specials_then_words(student, rng):
     Vocab = reference.load("vocab").Vocab
     pool = made_up(rng, checks.randint(rng, 5, 12))
     words = [pick(rng, pool + SPECIALS[1:]) for _ in range(checks.randint(rng, 8, 20))]
+    words += [words[0], SPECIALS[checks.randint(rng, 0, 3)]]  # a repeated word and a special, certainly
     want = Vocab(words)
     steps = _vocab_steps("v", words) + [
         [f"c_{attr}", "getattr", [{"$": "v"}, attr], {}]
@@ -37,9 +44,14 @@ def test_specials_then_words(student, rng):
     out = student.script(steps, returns=[step[0] for step in steps[1:]])
     for attr, value in zip(("PAD", "SOS", "EOS", "UNK", "pad_id", "sos_id", "eos_id", "unk_id"), SPECIALS + [0, 1, 2, 3]):
         checks.plain_equal(out[f"c_{attr}"], value, f"Vocab.{attr}")
-    checks.plain_equal(out["v_itos"], want.itos, f"Vocab({words}).itos")
-    checks.plain_equal(out["v_stoi"], want.stoi, f"Vocab({words}).stoi")
-    checks.plain_equal(out["v_len"], len(want), f"len(Vocab({words}))")
+    try:
+        checks.plain_equal(out["v_itos"], want.itos, f"Vocab({words}).itos")
+        checks.plain_equal(out["v_stoi"], want.stoi, f"Vocab({words}).stoi")
+        checks.plain_equal(out["v_len"], len(want), f"len(Vocab({words}))")
+    except checks.CheckFailure as failure:
+        raise variants.named(failure, out["v_itos"], [
+            variants.SPECIALS_MISPLACED, variants.mistake(*variants.DUPLICATES, lambda: SPECIALS + words)],
+            _matches) from None
 
 
 def _corpus(rng):
@@ -52,6 +64,9 @@ def _corpus(rng):
     counts[3] = counts[4] = min_freq + 2  # a tie above it
     bag = [w for w, n in zip(words, counts) for _ in range(n)]
     bag = [bag[i] for i in torch.randperm(len(bag), generator=rng).tolist()]
+    for a, b in ((words[0], words[1]), (words[3], words[4])):
+        if (bag.index(a) < bag.index(b)) == (a < b):  # ties first seen in reverse alphabetical order
+            bag = [b if w == a else a if w == b else w for w in bag]
     sentences, i = [], 0
     while i < len(bag):
         n = checks.randint(rng, 1, 6)
@@ -73,10 +88,19 @@ def test_build_counts_and_orders(student, rng):
         ["rare_stoi", "getattr", [{"$": "rare"}, "stoi"], {}],
     ]
     out = student.script(steps, returns=["all_itos", "rare_itos", "rare_stoi"])
-    checks.plain_equal(out["all_itos"], Vocab.build(sentences).itos, "Vocab.build(sentences).itos")
     want = Vocab.build(sentences, min_freq=min_freq)
-    checks.plain_equal(out["rare_itos"], want.itos, f"Vocab.build(sentences, min_freq={min_freq}).itos")
-    checks.plain_equal(out["rare_stoi"], want.stoi, f"Vocab.build(sentences, min_freq={min_freq}).stoi")
+    try:
+        checks.plain_equal(out["all_itos"], Vocab.build(sentences).itos, "Vocab.build(sentences).itos")
+        checks.plain_equal(out["rare_itos"], want.itos, f"Vocab.build(sentences, min_freq={min_freq}).itos")
+        checks.plain_equal(out["rare_stoi"], want.stoi, f"Vocab.build(sentences, min_freq={min_freq}).stoi")
+    except checks.CheckFailure as failure:
+        both = (lambda **switches: [variants.build(sentences, 1, **switches),
+                                    variants.build(sentences, min_freq, **switches)])
+        specials = variants.SPECIALS_MISPLACED
+        raise variants.named(failure, [out["all_itos"], out["rare_itos"]], [
+            variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got[0])),
+            variants.mistake(*variants.MIN_FREQ, lambda: both(at_least=False)),
+            variants.mistake(*variants.TIES, lambda: both(alphabetical_ties=False))], _matches) from None
     error = student.error_of("vocab.Vocab.build", sentences, min_freq=0)
     checks.expect(error is not None and error["type"] == "ValueError",
                   f"Vocab.build(..., min_freq=0) must raise ValueError, {'raised ' + error['type'] if error else 'it returned'}",
@@ -91,20 +115,41 @@ def test_encode_and_decode(student, rng):
     unknown = made_up(rng, 3, taken=words)
     v = Vocab(words)
     sentences = [sentence(rng, words + unknown, 1, 8) for _ in range(6)]
+    sentences[0] += " " + unknown[0]  # certainly an unknown word
     id_lists = [torch.randint(0, len(v), (checks.randint(rng, 1, 10),), generator=rng).tolist() for _ in range(6)]
+    for ids, special in zip(id_lists, (0, 1, 2, 3)):  # every special id occurs
+        ids.insert(checks.randint(rng, 0, len(ids)), special)
     tensor_ids = torch.randint(0, len(v), (12,), generator=rng)
-    steps = [["v", "vocab.Vocab", [words], {}]]
+    steps = [["v", "vocab.Vocab", [words], {}], ["itos", "getattr", [{"$": "v"}, "itos"], {}]]
     steps += [[f"e{i}", "$v.encode", [s], {}] for i, s in enumerate(sentences)]
     steps += [[f"s{i}", "$v.encode", [s], {"add_sos_eos": True}] for i, s in enumerate(sentences)]
     steps += [[f"d{i}", "$v.decode", [ids], {}] for i, ids in enumerate(id_lists)]
     steps += [["dt", "$v.decode", [tensor_ids], {}]]
     out = student.script(steps, returns=[step[0] for step in steps[1:]])
-    for i, s in enumerate(sentences):
-        checks.plain_equal(out[f"e{i}"], v.encode(s), f"encode({s!r})")
-        checks.plain_equal(out[f"s{i}"], v.encode(s, add_sos_eos=True), f"encode({s!r}, add_sos_eos=True)")
-    for i, ids in enumerate(id_lists):
-        checks.plain_equal(out[f"d{i}"], v.decode(ids), f"decode({ids})")
-    checks.plain_equal(out["dt"], v.decode(tensor_ids), f"decode(tensor({tensor_ids.tolist()}))")
+    try:
+        for i, s in enumerate(sentences):
+            checks.plain_equal(out[f"e{i}"], v.encode(s), f"encode({s!r})")
+            checks.plain_equal(out[f"s{i}"], v.encode(s, add_sos_eos=True), f"encode({s!r}, add_sos_eos=True)")
+        for i, ids in enumerate(id_lists):
+            checks.plain_equal(out[f"d{i}"], v.decode(ids), f"decode({ids})")
+        checks.plain_equal(out["dt"], v.decode(tensor_ids), f"decode(tensor({tensor_ids.tolist()}))")
+    except checks.CheckFailure as failure:
+        def encodes(keep_unknown):
+            return ([out[f"e{i}"] for i in range(6)] + [out[f"s{i}"] for i in range(6)]
+                    == [variants.encode(v.stoi, s, keep_unknown=keep_unknown) for s in sentences]
+                    + [variants.encode(v.stoi, s, True, keep_unknown=keep_unknown) for s in sentences])
+
+        def decodes_keeping(got):  # some of <pad> <sos> <eos> kept, the encodings right
+            lists = id_lists + [tensor_ids.tolist()]
+            return encodes(True) and any(
+                [got[f"d{i}"] for i in range(6)] + [got["dt"]] == [variants.decode(v.itos, ids, kept) for ids in lists]
+                for kept in ((0, 1), (0, 2), (1, 2), (0,), (1,), (2,), ()))
+
+        specials = variants.SPECIALS_MISPLACED
+        raise variants.named(failure, out, [
+            variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got["itos"])),
+            variants.mistake(*variants.UNKNOWN_DROPPED, lambda: lambda got: encodes(False)),
+            variants.mistake(*variants.DECODE_KEEPS, lambda: decodes_keeping)], _matches) from None
     bad = len(v) + checks.randint(rng, 0, 5)
     error = student.script_error([["v", "vocab.Vocab", [words], {}], ["d", "$v.decode", [[4, bad]], {}]])
     checks.expect(error is not None and error["type"] == "IndexError" and str(len(v)) in error["message"],

@@ -1,0 +1,269 @@
+"""Reference versions of the classic a6 mistakes (not a test module).
+
+Each function below is the reference code with switches that make one classic mistake.
+Graders compute a mistake's output only after a check has failed (``checks.Mistake``), and
+name the mistake whose output the student's matches; several graders also redraw their
+inputs until every mistake aimed at them changes the result, so that no seed lets one pass.
+"""
+
+import copy
+import re
+import unicodedata
+
+import torch
+import torch.nn.functional as F
+
+from autograder import checks, reference
+
+SPECIALS = ["<pad>", "<sos>", "<eos>", "<unk>"]
+PUNCTUATION, ACCENTED = "¿?¡!,", "áéíóúüñ"
+
+
+def mistake(en: str, es: str, output) -> checks.Mistake:
+    return checks.Mistake(en, es, output)
+
+
+def named(failure: checks.CheckFailure, actual, mistakes, matches=lambda a, m: a == m):
+    """``failure``, naming the first of ``mistakes`` whose output ``matches`` ``actual``."""
+    found = checks.recognise(actual, mistakes, matches)
+    return failure.naming(found) if found else failure
+
+
+# ----------------------------------------------------------------------------- clean_text
+
+def clean(text: str, *, nfc=True, lower=True, accents=True, spaced=True, delete=True) -> str:
+    if nfc:
+        text = unicodedata.normalize("NFC", text)
+    if lower:
+        text = text.lower()
+    if spaced:
+        text = re.sub(f"([{PUNCTUATION}])", r" \1 ", text)
+    text = re.sub(f"[^a-z0-9{ACCENTED if accents else ''}{PUNCTUATION}\\s]", "" if delete else " ", text)
+    return " ".join(text.split())
+
+
+CLEAN = {  # switch -> (English, Spanish) name of the mistake
+    "lower": ("clean_text does not lower-case the text (.lower()) before deleting the characters that are not allowed",
+              "clean_text no pasa el texto a minúsculas (.lower()) antes de borrar los caracteres no permitidos"),
+    "accents": ("clean_text deletes the Spanish letters á é í ó ú ü ñ, which it must keep",
+                "clean_text borra las letras á é í ó ú ü ñ, que debe conservar"),
+    "nfc": ('clean_text does not apply unicodedata.normalize("NFC", ...) first, so a vowel followed by a combining '
+            "accent loses the accent",
+            'clean_text no aplica primero unicodedata.normalize("NFC", ...), así que una vocal seguida de un acento '
+            "combinable pierde el acento"),
+    "spaced": ("clean_text does not put a space on each side of ¿ ? ¡ ! and commas, which are tokens of their own",
+               "clean_text no pone un espacio a cada lado de ¿ ? ¡ ! y las comas, que son tokens propios"),
+    "delete": ("clean_text turns the other symbols into spaces instead of deleting them (\"don't\" must become \"dont\")",
+               "clean_text convierte los demás símbolos en espacios en lugar de borrarlos (\"don't\" debe quedar \"dont\")"),
+}
+
+
+def clean_mistakes(texts, switches=tuple(CLEAN)):
+    """Mistakes whose output is the list of ``texts`` cleaned with that mistake."""
+    return [mistake(*CLEAN[s], (lambda s=s: [clean(t, **{s: False}) for t in texts])) for s in switches]
+
+
+# ----------------------------------------------------------------------------- Vocab
+
+SPECIALS_MISPLACED = mistake(
+    "Vocab.__init__ does not put the four special tokens first, as <pad> <sos> <eos> <unk> at ids 0, 1, 2, 3",
+    "Vocab.__init__ no pone primero los cuatro tokens especiales, como <pad> <sos> <eos> <unk> en los ids 0, 1, 2, 3",
+    lambda: lambda itos: isinstance(itos, list) and itos[:4] != SPECIALS and all(s in itos for s in SPECIALS),
+)
+
+
+def specials_misplaced(itos) -> bool:
+    return SPECIALS_MISPLACED.output()(itos)
+
+
+def build(sentences, min_freq=1, *, at_least=True, alphabetical_ties=True):
+    """The itos of ``Vocab.build`` (a plain list)."""
+    counts = {}
+    for s in sentences:
+        for w in s.split():
+            counts[w] = counts.get(w, 0) + 1  # first-seen order, as collections.Counter keeps it
+    kept = [w for w, n in counts.items() if (n >= min_freq if at_least else n > min_freq)]
+    key = (lambda w: (-counts[w], w)) if alphabetical_ties else (lambda w: -counts[w])
+    return SPECIALS + sorted(kept, key=key)
+
+
+MIN_FREQ = ("Vocab.build drops the words seen exactly min_freq times (use count >= min_freq)",
+            "Vocab.build descarta las palabras vistas exactamente min_freq veces (usa cuenta >= min_freq)")
+TIES = ("Vocab.build leaves words with the same count in first-seen order (Counter.most_common); ties must be "
+        "alphabetical: sort with key=lambda w: (-count[w], w)",
+        "Vocab.build deja las palabras con la misma cuenta en el orden en que aparecen (Counter.most_common); los "
+        "empates deben ir en orden alfabético: ordena con key=lambda w: (-cuenta[w], w)")
+DUPLICATES = ("Vocab(words) adds a word again when it repeats (or a special token among the words); skip the words "
+              "already in stoi",
+              "Vocab(words) vuelve a añadir una palabra repetida (o un token especial entre las palabras); salta las "
+              "que ya están en stoi")
+UNKNOWN_DROPPED = ("encode drops the unknown words instead of mapping them to unk_id (stoi.get(word, unk_id))",
+                   "encode descarta las palabras desconocidas en lugar de convertirlas en unk_id (stoi.get(palabra, unk_id))")
+DECODE_KEEPS = ("decode does not drop <pad>, <sos> and <eos> (only <unk> stays visible)",
+                "decode no quita <pad>, <sos> y <eos> (solo <unk> queda visible)")
+
+
+def encode(stoi, sentence, add_sos_eos=False, *, keep_unknown=True):
+    ids = [stoi.get(w, 3) for w in sentence.split() if keep_unknown or w in stoi]
+    return [1] + ids + [2] if add_sos_eos else ids
+
+
+def decode(itos, ids, dropped=(0, 1, 2)):
+    return " ".join(itos[i] for i in ids if i not in dropped)
+
+
+# ----------------------------------------------------------------------------- batching
+
+NO_EOS = ("the target item lacks <eos> at the end: encode it with add_sos_eos=True",
+          "al destino le falta <eos> al final: codifícalo con add_sos_eos=True")
+CUT_EOS = ("a target longer than max_len is cut without putting <eos> back as its last id",
+           "un destino más largo que max_len se recorta sin volver a poner <eos> como último id")
+SOURCE_UNCUT = ("TranslationDataset does not cut the source to its first max_len ids",
+                "TranslationDataset no recorta el origen a sus primeros max_len ids")
+
+
+def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_src=True, keep_unknown=True):
+    """(src ids, tgt ids) of one TranslationDataset item, as lists."""
+    src = encode(src_stoi, pair[0], keep_unknown=keep_unknown)
+    tgt = encode(tgt_stoi, pair[1], add_sos_eos=True, keep_unknown=keep_unknown)
+    if not eos:
+        tgt = tgt[:-1]
+    if max_len is not None:
+        src = src[:max_len] if cut_src else src
+        if len(tgt) > max_len:
+            tgt = tgt[:max_len - 1] + [2] if cut_eos else tgt[:max_len]
+    return src, tgt
+
+
+LEFT_PADDED = ("collate pads on the left; the padding goes after each sentence (on the right)",
+               "collate rellena por la izquierda; el relleno va después de cada frase (a la derecha)")
+PAD_ZERO = ("collate fills with 0 instead of the pad_id it is given",
+            "collate rellena con 0 en lugar del pad_id que recibe")
+
+
+def collate(batch, pad_id, *, right=True):
+    out = []
+    for side in (0, 1):
+        n = max(len(p[side]) for p in batch)
+        rows = [torch.full((n,), pad_id, dtype=torch.long) for _ in batch]
+        for row, p in zip(rows, batch):
+            seq = p[side]
+            if right:
+                row[:len(seq)] = seq
+            else:
+                row[n - len(seq):] = seq
+        out.append(torch.stack(rows))
+    return out
+
+
+# ----------------------------------------------------------------------------- training
+
+PAD_COUNTED = ("the loss does not ignore the <pad> labels (F.cross_entropy(..., ignore_index=pad_id))",
+               "la pérdida no ignora las etiquetas <pad> (F.cross_entropy(..., ignore_index=pad_id))")
+NO_SMOOTHING = ("label_smoothing is not passed on to F.cross_entropy",
+                "label_smoothing no se pasa a F.cross_entropy")
+NO_SHIFT = ("teacher forcing is off by one: the decoder reads tgt[:, :-1] and the labels must be tgt[:, 1:] "
+            "(the next token)",
+            "teacher forcing está desplazado: el decodificador lee tgt[:, :-1] y las etiquetas deben ser tgt[:, 1:] "
+            "(el token siguiente)")
+NO_ZERO_GRAD = ("optimizer.zero_grad() is missing, so the gradients of earlier steps pile up",
+                "falta optimizer.zero_grad(), así que se acumulan los gradientes de los pasos anteriores")
+ZERO_GRAD_LATE = ("optimizer.zero_grad() runs after loss.backward(), which wipes the gradient before the step",
+                  "optimizer.zero_grad() se ejecuta después de loss.backward(), lo que borra el gradiente antes del paso")
+NO_CLIP = ("clip_norm is ignored: rescale the gradients with torch.nn.utils.clip_grad_norm_ before optimizer.step()",
+           "se ignora clip_norm: reescala los gradientes con torch.nn.utils.clip_grad_norm_ antes de optimizer.step()")
+
+
+def loss(logits, labels, pad_id=0, eps=0.0, *, ignore_pad=True, smoothing=True):
+    V = logits.size(-1)
+    return F.cross_entropy(logits.reshape(-1, V), labels.reshape(-1), ignore_index=pad_id if ignore_pad else -100,
+                           label_smoothing=eps if smoothing else 0.0)
+
+
+def step(model, src, tgt, opt, pad_id=0, eps=0.0, clip=None, *, zero="before", shift=True, ignore_pad=True,
+         smoothing=True, clips=True):
+    """One train_step; ``zero`` is "before" (right), "never" or "after" (loss.backward)."""
+    labels = tgt[:, 1:] if shift else tgt[:, :-1]
+    value = loss(model(src, tgt[:, :-1]), labels, pad_id, eps, ignore_pad=ignore_pad, smoothing=smoothing)
+    if zero == "before":
+        opt.zero_grad()
+    value.backward()
+    if zero == "after":
+        opt.zero_grad()
+    if clip is not None and clips:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+    opt.step()
+    return value.item()
+
+
+STEP_SWITCHES = {  # mistake name -> step() switches
+    NO_ZERO_GRAD: {"zero": "never"}, ZERO_GRAD_LATE: {"zero": "after"}, NO_SHIFT: {"shift": False},
+    PAD_COUNTED: {"ignore_pad": False}, NO_SMOOTHING: {"smoothing": False}, NO_CLIP: {"clips": False},
+}
+
+
+def training_mistakes(run, switches=tuple(STEP_SWITCHES)):
+    """Mistakes whose output is ``run(**step switches)``: what a training run returns with that mistake."""
+    return [mistake(*names, (lambda names=names: run(**STEP_SWITCHES[names]))) for names in switches]
+
+
+def deep(model):
+    return copy.deepcopy(model)
+
+
+# ----------------------------------------------------------------------------- translate
+
+NO_TRUNCATE = ("translate does not cut a source to model.config.max_len words (the positional table ends there)",
+               "translate no recorta el origen a model.config.max_len palabras (la tabla posicional acaba ahí)")
+NO_CAP = ("translate does not cap max_len at model.config.max_len: decode with min(max_len, model.config.max_len)",
+          "translate no limita max_len a model.config.max_len: decodifica con min(max_len, model.config.max_len)")
+NO_EVAL = ("translate does not put the model in eval mode (model.eval()), so dropout stays on while decoding",
+           "translate no pone el modelo en modo de evaluación (model.eval()), así que el dropout sigue activo al decodificar")
+NO_CLEAN = ("translate does not run clean_text on each sentence before encoding it",
+            "translate no aplica clean_text a cada frase antes de codificarla")
+DROPS_EMPTY = ('translate drops the sentences that are empty after cleaning; each one must give "" in its place',
+               'translate quita las frases que quedan vacías tras la limpieza; cada una debe dar "" en su lugar')
+
+
+def translate(model, lines, sv, tv, strategy="greedy", max_len=50, *, cleaner=clean, keep_unknown=True,
+              truncate=True, eval_mode=True, keep_empty=True, cap=True, **kw):
+    """The reference translate with switches; ``model`` is left in the mode it had."""
+    decode_fn = reference.load("decoding").decode
+    limit = model.config.max_len
+    encoded = [encode(sv.stoi, cleaner(s), keep_unknown=keep_unknown) for s in lines]
+    encoded = [ids[:limit] if truncate else ids for ids in encoded]
+    rows = [i for i, ids in enumerate(encoded) if ids]
+    results = [""] * len(lines)
+    if rows:
+        S = max(len(encoded[i]) for i in rows)
+        src = torch.zeros(len(rows), S, dtype=torch.long)
+        for b, i in enumerate(rows):
+            src[b, :len(encoded[i])] = torch.tensor(encoded[i])
+        was = model.training
+        model.train(not eval_mode)
+        try:
+            with torch.no_grad():
+                out = decode_fn(model, src, strategy, min(max_len, limit) if cap else max_len, 1, 2, 0, **kw)
+        finally:
+            model.train(was)
+        for b, i in enumerate(rows):
+            ids = out[b].tolist()
+            ids = ids[:ids.index(2)] if 2 in ids else ids
+            results[i] = tv.decode(ids)
+    if keep_empty == "results":  # every empty string dropped, the translations that came out empty too
+        return [r for r in results if r]
+    return results if keep_empty else [r for r, ids in zip(results, encoded) if ids]
+
+
+TRANSLATE_SWITCHES = [  # (mistake, translate() switches); a mistake may come in several forms
+    (NO_CLEAN, {"cleaner": lambda s: s}), (NO_TRUNCATE, {"truncate": False}), (NO_EVAL, {"eval_mode": False}),
+    (DROPS_EMPTY, {"keep_empty": False}), (DROPS_EMPTY, {"keep_empty": "results"}),
+    (UNKNOWN_DROPPED, {"keep_unknown": False}),
+    (CLEAN["lower"], {"cleaner": lambda s: clean(s, lower=False)}),
+    (CLEAN["spaced"], {"cleaner": lambda s: clean(s, spaced=False)}),
+]
+
+
+def translate_mistakes(model, lines, sv, tv, **kw):
+    return [mistake(*names, (lambda switches=switches: translate(model, lines, sv, tv, **kw, **switches)))
+            for names, switches in TRANSLATE_SWITCHES]
