@@ -1,0 +1,38 @@
+"""Does every classic mistake lose points, at every seed, the same points at each, with
+feedback that names it?"""
+
+import pytest
+
+import mutants
+
+MUTANTS = mutants.load()
+
+
+@pytest.mark.parametrize("key", sorted(MUTANTS), ids=[f"{a}: {name}" for a, name in sorted(MUTANTS)])
+def test_classic_mistake_loses_points_at_every_seed(key, tmp_path):
+    """Does the mistake lose the points of the graders aimed at it at each seed, the same
+    total at every seed, and (where it is recognised) does the feedback name it?"""
+    assignment, name = key
+    mutant = MUTANTS[key]
+    v = mutants.grade(assignment, mutant, tmp_path)
+    for seed in v.seeds:
+        for prefix in mutant.must_fail:
+            assert v.caught(prefix, seed), f"{name}: '{prefix}...' passed at seed {seed}; failed: {sorted(v.failed(seed))}"
+    totals = {seed: v.score(seed) for seed in v.seeds}
+    assert len(set(totals.values())) == 1, f"{name}: scores differ across seeds {totals}: " + str(
+        {seed: sorted(v.failed(seed)) for seed in v.seeds})
+    if mutant.names:
+        for seed in v.seeds:
+            assert v.named(mutant.names, seed), (
+                f"{name}: no failed test says {mutant.names!r} at seed {seed}: "
+                + str([t["output"] for t in v.failed(seed).values()]))
+    if name.startswith("calls "):
+        outputs = [t["output"] for t in v.failed(v.seeds[0]).values()]
+        assert any("uses torch.nn.functional." in out and f"{mutant.module}:" in out for out in outputs), outputs
+
+
+def test_corpus_is_large_enough():
+    """Does the corpus hold at least 60 mistakes, across every assignment?"""
+    assert len(MUTANTS) >= 60, len(MUTANTS)
+    from autograder import course
+    assert {a for a, _ in MUTANTS} == {a.name for a in course.ASSIGNMENTS}
