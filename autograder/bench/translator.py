@@ -20,7 +20,8 @@ import torch
 
 from ..translator import corpus
 from ..translator.scores import score
-from ..translator.train import TrainConfig, config_from_args, train
+from ..translator.config import TrainConfig, config_from_args
+from ..translator.train import train
 from ..translator.translate import Translator
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from . import corpus
 from .scores import score
-from .train import TrainConfig, config_from_args, train
+from .config import TrainConfig, budget, config_from_args
+from .train import train
 from .translate import STRATEGIES, Translator
 
 DEFAULT_CHECKPOINT = "translator.pt"
@@ -19,12 +20,8 @@ DEFAULT_CHECKPOINT = "translator.pt"
 def _train(args) -> int:
     recipe = {f.name: getattr(args, f.name, None) for f in fields(TrainConfig)}
     if args.resume:
-        budget = {k: v for k, v in (("minutes", args.minutes), ("epochs", args.epochs)) if v is not None}
-        if "epochs" in budget:
-            budget["minutes"] = None
-        elif "minutes" in budget:
-            budget["epochs"] = None
-        train(TrainConfig(), Path(args.out), args.device, resume=True, budget_override=budget)
+        extension = budget(minutes=args.minutes, epochs=args.epochs)
+        train(TrainConfig(), Path(args.out), args.device, resume=True, budget_override=extension)
         return 0
     if Path(args.out).exists() and not args.overwrite:
         raise ValueError(f"{args.out} exists; continue that run with --resume, pick another --out, "
@@ -84,9 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--data", help="corpus file (Tatoeba pairs, manythings/Anki or ;-separated CSV); "
                    "default: the embedded corpus")
     t.add_argument("--format", choices=corpus.FORMATS, help="corpus format (default: detected)")
-    budget = t.add_mutually_exclusive_group()
-    budget.add_argument("--minutes", type=float, help=f"training time budget (default {defaults.minutes:g})")
-    budget.add_argument("--epochs", type=float, help="epoch budget instead of minutes")
+    one_budget = t.add_mutually_exclusive_group()
+    one_budget.add_argument("--minutes", type=float, help=f"training time budget (default {defaults.minutes:g})")
+    one_budget.add_argument("--epochs", type=float, help="epoch budget instead of minutes")
     t.add_argument("--out", default=DEFAULT_CHECKPOINT, help=f"checkpoint file (default {DEFAULT_CHECKPOINT})")
     t.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda", "mps"))
     t.add_argument("--resume", action="store_true", help="continue the run saved in --out")

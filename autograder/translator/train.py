@@ -1,146 +1,38 @@
 """Train the reference translator: corpus -> tokenizer -> Transformer, on CPU, CUDA or MPS.
 
-The recipe is chosen for quality per minute of a laptop CPU (see ``TrainConfig``): joint
-subwords with tied embeddings, token-count batches with length bucketing, a pre-norm
-model small enough to see the corpus more than once, linear warmup then cosine decay
-over the time (or epoch) budget, label smoothing. The model, the training step, the loss
-and the evaluation loop are the course's own reference code (a4 and a6).
+The recipe is ``config.TrainConfig``: linear warmup then cosine decay over the time (or
+epoch) budget, label smoothing, token-count batches with length bucketing. The model, the
+training step, the loss and the evaluation loop are the course's own reference code (a4
+and a6).
 
 Launched with ``torchrun --nproc_per_node N``, every process trains on its shard of the
-batches and DistributedDataParallel averages the gradients; process 0 validates, logs and
-writes the checkpoint.
+batches (see ``distributed.Distributed``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
-import os
 import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import torch
-import torch.distributed as dist
 
-from .. import course, reference
-from . import buckets, checkpoint, corpus, tokenizer
+from .. import reference
+from . import buckets, checkpoint, corpus, curves, tokenizer
+from .config import TrainConfig, corpus_path
+from .distributed import Distributed
+from .model import build_model, pick_device
 from .progress import Progress, clock
-
-EMBEDDED_CORPUS = "translator/en-es.tsv"  # under source_data/
-
-
-@dataclass
-class TrainConfig:
-    data: str | None = None  # corpus file; None = the embedded corpus in source_data/
-    format: str | None = None  # "tatoeba", "anki" or "csv"; None = detect from the file
-    tokenizer: str = "subword"  # "subword" (joint SentencePiece) or "word" (the a6 pipeline)
-    vocab_size: int = 4000  # subword pieces for both languages (a small corpus gets fewer)
-    min_freq: int = 1  # word tokenizer: rarer words become <unk>
-    d_model: int = 256  # model width
-    num_heads: int = 4  # attention heads
-    num_layers: int = 2  # encoder layers, and again decoder layers
-    d_ff: int = 1024  # feed-forward hidden size
-    # Short runs see each pair once or a few times: nothing to regularise yet, and
-    # dropout's random masks cost ~10% of a CPU step.
-    dropout: float = 0.0
-    max_len: int = 128  # positional table: longest sentence in tokens; longer pairs are skipped
-    max_tokens: int = 2048  # padded tokens per batch and side (per process)
-    lr: float = 1e-3  # peak learning rate, reached after warmup
-    warmup_steps: int = 200  # linear warmup (at most 5% of the budget), then cosine decay to 5% at its end
-    label_smoothing: float = 0.1  # section 5.4 of the paper
-    clip_norm: float = 1.0  # gradient norm clipping
-    valid_size: int = 500  # pairs held out by English sentence for validation loss and BLEU
-    minutes: float | None = 2.0  # training time budget (None: use epochs)
-    epochs: float | None = None  # epoch budget instead of minutes
-    save_every_minutes: float = 2.0  # checkpoint cadence (also at every epoch end)
-    seed: int = 0  # data split, batch order, initial weights
-
-    def __post_init__(self):
-        if self.tokenizer not in tokenizer.KINDS:
-            raise ValueError(f"tokenizer must be one of {', '.join(tokenizer.KINDS)}, got {self.tokenizer!r}")
-        if (self.minutes is None) == (self.epochs is None):
-            raise ValueError("give exactly one budget: minutes or epochs")
-        if (self.minutes or self.epochs) <= 0:
-            raise ValueError("the training budget (minutes or epochs) must be positive")
-        if self.max_len < 8:
-            raise ValueError(f"max_len must be at least 8 tokens, got {self.max_len}")
-
-
-def corpus_path(config: TrainConfig) -> Path:
-    return Path(config.data) if config.data else course.data_dir() / EMBEDDED_CORPUS
-
-
-def pick_device(name: str = "auto", local_rank: int = 0) -> torch.device:
-    if name == "auto":
-        if torch.cuda.is_available():
-            return torch.device("cuda", local_rank)
-        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
-            return torch.device("mps")
-        return torch.device("cpu")
-    if name == "cuda" and not torch.cuda.is_available():
-        raise ValueError("--device cuda: no CUDA GPU is visible to torch here; use --device auto or cpu")
-    if name == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
-        raise ValueError("--device mps: Apple's MPS backend is not available here; use --device auto or cpu")
-    if name not in ("cpu", "cuda", "mps"):
-        raise ValueError(f"device must be auto, cpu, cuda or mps, got {name!r}")
-    return torch.device("cuda", local_rank) if name == "cuda" else torch.device(name)
-
-
-def build_model(config: TrainConfig, tok):
-    """The course's Transformer (a4), pre-norm, with every embedding tied when it can be."""
-    t = reference.load("transformer")
-    model_config = t.TransformerConfig(
-        src_vocab_size=tok.src_vocab_size, tgt_vocab_size=tok.tgt_vocab_size, d_model=config.d_model,
-        num_heads=config.num_heads, num_layers=config.num_layers, d_ff=config.d_ff, dropout=config.dropout,
-        max_len=config.max_len, pad_id=tokenizer.PAD, norm_first=True, tie_weights=True,
-    )
-    model = t.Transformer(model_config)
-    if tok.shared_vocab:  # one subword vocabulary: the source embedding is the target's too
-        model.src_embed.weight = model.tgt_embed.weight
-    return model
+from .scores import score
+from .translate import translate_ids
 
 
 def learning_rate(config: TrainConfig, step: int, progress: float) -> float:
     """Linear warmup over ``warmup_steps`` (or the first 5% of a shorter budget), then cosine decay."""
     warmup = min(1.0, max((step + 1) / config.warmup_steps, progress / 0.05))
     return config.lr * warmup * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
-
-
-class Distributed:
-    """Who this process is under ``torchrun`` (or a single process without it)."""
-
-    def __init__(self):
-        self.world_size = int(os.environ.get("WORLD_SIZE", "1"))
-        self.rank = int(os.environ.get("RANK", "0"))
-        self.local_rank = int(os.environ.get("LOCAL_RANK", "0"))
-        self.main = self.rank == 0
-
-    @property
-    def enabled(self) -> bool:
-        return self.world_size > 1
-
-    def start(self, device: torch.device) -> None:
-        if self.enabled and not dist.is_initialized():
-            if device.type == "cuda":
-                torch.cuda.set_device(device)
-            dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
-
-    def agree(self, progress: float, stop: bool, device) -> tuple[float, bool]:
-        """Every process uses process 0's clock, so learning rates and the last step match."""
-        if not self.enabled:
-            return progress, stop
-        flags = torch.tensor([progress, float(stop)], dtype=torch.float64, device=device)
-        dist.broadcast(flags, src=0)
-        return float(flags[0]), bool(flags[1])
-
-    def barrier(self) -> None:
-        if self.enabled:
-            dist.barrier()
-
-    def stop(self) -> None:
-        if self.enabled and dist.is_initialized():
-            dist.destroy_process_group()
 
 
 @dataclass
@@ -158,33 +50,6 @@ def prepare(config: TrainConfig, tok, train_pairs, valid_pairs) -> Data:
     return Data([src[i] for i in keep], [tgt[i] for i in keep], valid_pairs, skipped)
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: works without a display
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def plot_losses(history: dict, path: Path) -> None:
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
-    if history["train"]:
-        steps, losses = zip(*history["train"])
-        ax.plot(steps, losses, label="train (label-smoothed)")
-    if history["valid"]:
-        steps, losses = zip(*[(h["step"], h["loss"]) for h in history["valid"]])
-        ax.plot(steps, losses, "o-", label="validation")
-    ax.set_xlabel("step")
-    ax.set_ylabel("cross-entropy per token")
-    ax.legend()
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-
-
 def train(config: TrainConfig, out: Path, device: str = "auto", resume: bool = False,
           log=print, budget_override: dict | None = None) -> Path:
     """Train and write the checkpoint ``out`` (plus ``out`` with suffix .png: the loss curve).
@@ -198,152 +63,169 @@ def train(config: TrainConfig, out: Path, device: str = "auto", resume: bool = F
     ddp.start(dev)
     say = log if ddp.main else (lambda *_: None)
     try:
-        return _train(config, Path(out), dev, resume, say, ddp, budget_override or {})
+        return Trainer(config, Path(out), dev, ddp, say, resume, budget_override or {}).run()
     finally:
         ddp.stop()
 
 
-def _train(config, out, dev, resume, say, ddp, budget_override):
-    training = reference.load("training")
-    state = checkpoint.load(out) if resume else None
-    if state is not None:
-        config = replace(TrainConfig(**state["config"]), **budget_override)
-        say(f"resuming {out}: step {state['progress']['step']}, {clock(state['progress']['seconds'])} trained")
-    torch.manual_seed(config.seed)
+class Trainer:
+    """One run: data, tokenizer, model, optimizer and progress, saved and resumed as one checkpoint."""
 
-    pairs, report = corpus.load_pairs(corpus_path(config), config.format)
-    say(report.summary())
-    valid_size = min(config.valid_size, len(pairs) // 10)
-    train_pairs, valid_pairs = corpus.split_pairs(pairs, valid_size, seed=config.seed)
-    tok = tokenizer.from_state(state["tokenizer"]) if state else tokenizer.train(
-        config.tokenizer, train_pairs, config.vocab_size, config.min_freq)
-    data = prepare(config, tok, train_pairs, valid_pairs)
-    if data.skipped_long:
-        say(f"skipped {data.skipped_long:,} training pairs longer than the positional table "
-            f"(max_len={config.max_len} tokens) or empty after tokenization")
-    lengths = [(len(s), len(t) + 2) for s, t in zip(data.src, data.tgt)]
+    def __init__(self, config: TrainConfig, out: Path, dev, ddp: Distributed, say, resume: bool, budget_override: dict):
+        self.out, self.dev, self.ddp, self.say = out, dev, ddp, say
+        self.training = reference.load("training")
+        state = checkpoint.load(out) if resume else None
+        if state is not None:
+            config = replace(TrainConfig(**state["config"]), **budget_override)
+            say(f"resuming {out}: step {state['progress']['step']}, {clock(state['progress']['seconds'])} trained")
+        self.config = config
+        torch.manual_seed(config.seed)
 
-    model = build_model(config, tok).to(dev)
-    optimizer = torch.optim.Adam(model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9)
-    progress = {"epoch": 0, "batch": 0, "step": 0, "seconds": 0.0, "tokens": 0, "world_size": ddp.world_size}
-    history = {"train": [], "valid": []}
-    if state is not None:
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        progress, history = state["progress"], state["history"]
-        if progress.get("world_size", 1) != ddp.world_size:
-            say("the number of processes changed since the checkpoint: the current epoch restarts")
-            progress["batch"] = 0
-    n_params = sum(p.numel() for p in model.parameters())
-    say(f"{tok.kind} tokenizer: {tok.src_vocab_size:,} / {tok.tgt_vocab_size:,} ids; model: {n_params:,} parameters; "
-        f"{len(data.src):,} training pairs, {len(valid_pairs):,} validation pairs; device {dev}"
-        + (f" x {ddp.world_size} processes" if ddp.enabled else ""))
-    net = model
-    if ddp.enabled:
-        net = torch.nn.parallel.DistributedDataParallel(model, device_ids=[dev.index] if dev.type == "cuda" else None)
-    autocast = torch.autocast("cuda", dtype=torch.bfloat16) if dev.type == "cuda" else contextlib.nullcontext()
+        pairs, report = corpus.load_pairs(corpus_path(config), config.format)
+        say(report.summary())
+        valid_size = min(config.valid_size, len(pairs) // 10)
+        train_pairs, valid_pairs = corpus.split_pairs(pairs, valid_size, seed=config.seed)
+        self.tok = tokenizer.from_state(state["tokenizer"]) if state else tokenizer.train(
+            config.tokenizer, train_pairs, config.vocab_size, config.min_freq)
+        self.data = prepare(config, self.tok, train_pairs, valid_pairs)
+        if self.data.skipped_long:
+            say(f"skipped {self.data.skipped_long:,} training pairs longer than the positional table "
+                f"(max_len={config.max_len} tokens) or empty after tokenization")
+        self.lengths = [(len(s), len(t) + 2) for s, t in zip(self.data.src, self.data.tgt)]
 
-    def save(reason: str) -> None:
-        if not ddp.main:
+        self.model = build_model(config, self.tok).to(dev)
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9)
+        self.progress = {"epoch": 0, "batch": 0, "step": 0, "seconds": 0.0, "tokens": 0, "world_size": ddp.world_size}
+        self.history = {"train": [], "valid": []}
+        if state is not None:
+            self._restore(state)
+        n_params = sum(p.numel() for p in self.model.parameters())
+        say(f"{self.tok.kind} tokenizer: {self.tok.src_vocab_size:,} / {self.tok.tgt_vocab_size:,} ids; model: "
+            f"{n_params:,} parameters; {len(self.data.src):,} training pairs, {len(valid_pairs):,} validation pairs; "
+            f"device {dev}" + (f" x {ddp.world_size} processes" if ddp.enabled else ""))
+        self.net = ddp.wrap(self.model, dev)
+        self.autocast = torch.autocast("cuda", dtype=torch.bfloat16) if dev.type == "cuda" else contextlib.nullcontext()
+        self.steps_per_epoch = len(self._batches(0))
+        self.bar = Progress() if ddp.main else _NoProgress()
+
+    def _restore(self, state: dict) -> None:
+        self.model.load_state_dict(state["model"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.progress, self.history = state["progress"], state["history"]
+        if self.progress.get("world_size", 1) != self.ddp.world_size:
+            self.say("the number of processes changed since the checkpoint: the current epoch restarts")
+            self.progress["batch"] = 0
+
+    def _batches(self, epoch: int) -> list:
+        """This process's share of the epoch's token batches (a new order every epoch)."""
+        batches = buckets.token_batches(self.lengths, self.config.max_tokens, self.config.seed + epoch)
+        return buckets.shard(batches, self.ddp.rank, self.ddp.world_size)
+
+    def save(self, reason: str) -> None:
+        if not self.ddp.main:
             return
-        checkpoint.save(out, {
-            "config": asdict(config), "tokenizer": tok.state(), "model": model.state_dict(),
-            "model_config": asdict(model.config), "optimizer": optimizer.state_dict(),
-            "progress": progress, "history": history,
+        checkpoint.save(self.out, {
+            "config": asdict(self.config), "tokenizer": self.tok.state(), "model": self.model.state_dict(),
+            "model_config": asdict(self.model.config), "optimizer": self.optimizer.state_dict(),
+            "progress": self.progress, "history": self.history,
         })
-        say(f"checkpoint saved to {out} ({reason})")
+        self.say(f"checkpoint saved to {self.out} ({reason})")
         try:
-            plot_losses(history, out.with_suffix(".png"))
+            curves.plot_losses(self.history, self.out.with_suffix(".png"))
         except Exception as exc:  # the curve is a convenience; never lose a run to it
-            say(f"warning: could not draw the loss curve ({exc.__class__.__name__}: {exc})")
+            self.say(f"warning: could not draw the loss curve ({exc.__class__.__name__}: {exc})")
 
-    def validate() -> None:
-        if ddp.main:
-            entry = validation(model, tok, data.valid_pairs, config, dev)
-            entry["step"] = progress["step"]
-            history["valid"].append(entry)
-            bar.write(f"epoch {progress['epoch'] + progress['batch'] / max(1, steps_per_epoch):.2f} | step "
-                      f"{progress['step']} | validation loss {entry['loss']:.3f} | BLEU {entry['bleu']:.1f}")
-        ddp.barrier()
+    def validate(self) -> None:
+        if self.ddp.main:
+            entry = validation(self.model, self.tok, self.data.valid_pairs, self.config, self.dev)
+            entry["step"] = self.progress["step"]
+            self.history["valid"].append(entry)
+            self.bar.write(f"epoch {self._epochs():.2f} | step {self.progress['step']} | "
+                           f"validation loss {entry['loss']:.3f} | BLEU {entry['bleu']:.1f}")
+        self.ddp.barrier()
 
-    if ddp.main:
-        _pyplot()  # imported now, so that a Ctrl-C never lands in its first import
-    bar = Progress() if ddp.main else _NoProgress()
-    steps_per_epoch = len(buckets.shard(buckets.token_batches(lengths, config.max_tokens, config.seed), 0, ddp.world_size))
-    total_steps = None if config.epochs is None else int(config.epochs * steps_per_epoch)
-    budget_seconds = None if config.minutes is None else config.minutes * 60
-    last_save = time.monotonic()
-    window_loss, window_tokens, window_start = [], 0, time.monotonic()
-    tokens_per_second = 0.0
-    start_seconds = progress["seconds"]
-    started = time.monotonic()
-    interrupted = False
-    try:
-        while True:
-            epoch = progress["epoch"]
-            batches = buckets.shard(buckets.token_batches(lengths, config.max_tokens, config.seed + epoch),
-                                    ddp.rank, ddp.world_size)
-            stop = False
-            while progress["batch"] < len(batches):
-                progress["seconds"] = start_seconds + time.monotonic() - started
-                done = (progress["step"] / total_steps if total_steps else progress["seconds"] / budget_seconds)
-                fraction, stop = ddp.agree(done, done >= 1.0, dev)
-                if stop:
-                    break
-                for group in optimizer.param_groups:
-                    group["lr"] = learning_rate(config, progress["step"], fraction)
-                src, tgt = buckets.make_batch(data.src, data.tgt, batches[progress["batch"]])
-                src, tgt = src.to(dev, non_blocking=True), tgt.to(dev, non_blocking=True)
-                net.train()
-                with autocast:
-                    loss = training.train_step(net, src, tgt, optimizer, tokenizer.PAD, config.label_smoothing,
-                                               config.clip_norm)
-                n_tokens = int((src != tokenizer.PAD).sum() + (tgt != tokenizer.PAD).sum()) * ddp.world_size
-                progress["batch"] += 1
-                progress["step"] += 1
-                progress["tokens"] += n_tokens
-                window_loss.append(loss)
-                window_tokens += n_tokens
-                if time.monotonic() - window_start >= 5.0:
-                    tokens_per_second = window_tokens / (time.monotonic() - window_start)
-                    history["train"].append((progress["step"], sum(window_loss) / len(window_loss)))
-                    window_loss, window_tokens, window_start = [], 0, time.monotonic()
-                bar.update(fraction, f"epoch {epoch + progress['batch'] / len(batches):.2f} | step {progress['step']} | "
-                                     f"loss {loss:.3f} | " + (f"{tokens_per_second:,.0f} tok/s" if tokens_per_second else "measuring tok/s"))
-                if time.monotonic() - last_save >= config.save_every_minutes * 60:
-                    save("periodic")
-                    last_save = time.monotonic()
+    def _epochs(self) -> float:
+        return self.progress["epoch"] + self.progress["batch"] / max(1, self.steps_per_epoch)
+
+    def run(self) -> Path:
+        if self.ddp.main:
+            curves.pyplot()  # imported now, so that a Ctrl-C never lands in its first import
+        self.started, self.start_seconds = time.monotonic(), self.progress["seconds"]
+        self.last_save = time.monotonic()
+        interrupted = False
+        try:
+            while not self._epoch():
+                self.progress["epoch"] += 1
+                self.progress["batch"] = 0
+                self.bar.close()
+                self.validate()
+                self.save(f"end of epoch {self.progress['epoch']}")
+                self.last_save = time.monotonic()
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            self.bar.close()
+        self.progress["seconds"] = self._seconds()
+        if interrupted:
+            self.save("interrupted")
+            self.say(f"interrupted; continue with: translator train --resume --out {self.out}")
+            raise KeyboardInterrupt
+        if not self.history["valid"] or self.history["valid"][-1]["step"] != self.progress["step"]:
+            self.validate()
+        self.save("end of training")
+        p = self.progress
+        self.say(f"trained {p['step']:,} steps ({self._epochs():.2f} epochs) in {clock(p['seconds'])}; "
+                 f"{p['tokens'] / max(p['seconds'], 1e-9):,.0f} tokens/s")
+        return self.out
+
+    def _seconds(self) -> float:
+        return self.start_seconds + time.monotonic() - self.started
+
+    def _epoch(self) -> bool:
+        """Train on the rest of the current epoch; True if the budget ran out first."""
+        p, config = self.progress, self.config
+        batches = self._batches(p["epoch"])
+        window_loss, window_tokens, window_start, tokens_per_second = [], 0, time.monotonic(), 0.0
+        while p["batch"] < len(batches):
+            p["seconds"] = self._seconds()
+            done = config.done(p["step"], p["seconds"], self.steps_per_epoch)
+            fraction, stop = self.ddp.agree(done, done >= 1.0, self.dev)
             if stop:
-                break
-            progress["epoch"] += 1
-            progress["batch"] = 0
-            bar.close()
-            validate()
-            save(f"end of epoch {progress['epoch']}")
-            last_save = time.monotonic()
-    except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        bar.close()
-    progress["seconds"] = start_seconds + time.monotonic() - started
-    if interrupted:
-        save("interrupted")
-        say(f"interrupted; continue with: translator train --resume --out {out}")
-        raise KeyboardInterrupt
-    if not history["valid"] or history["valid"][-1]["step"] != progress["step"]:
-        validate()
-    save("end of training")
-    say(f"trained {progress['step']:,} steps ({progress['epoch'] + progress['batch'] / max(1, steps_per_epoch):.2f} "
-        f"epochs) in {clock(progress['seconds'])}; {progress['tokens'] / max(progress['seconds'], 1e-9):,.0f} tokens/s")
-    return out
+                return True
+            loss, n_tokens = self._step(batches[p["batch"]], fraction)
+            p["batch"] += 1
+            p["step"] += 1
+            p["tokens"] += n_tokens
+            window_loss.append(loss)
+            window_tokens += n_tokens
+            if time.monotonic() - window_start >= 5.0:
+                tokens_per_second = window_tokens / (time.monotonic() - window_start)
+                self.history["train"].append((p["step"], sum(window_loss) / len(window_loss)))
+                window_loss, window_tokens, window_start = [], 0, time.monotonic()
+            self.bar.update(fraction, f"epoch {p['epoch'] + p['batch'] / len(batches):.2f} | step {p['step']} | "
+                                      f"loss {loss:.3f} | "
+                                      + (f"{tokens_per_second:,.0f} tok/s" if tokens_per_second else "measuring tok/s"))
+            if time.monotonic() - self.last_save >= config.save_every_minutes * 60:
+                self.save("periodic")
+                self.last_save = time.monotonic()
+        return False
+
+    def _step(self, batch, fraction: float) -> tuple[float, int]:
+        """One optimizer step on ``batch``; its loss and its real tokens (all processes)."""
+        for group in self.optimizer.param_groups:
+            group["lr"] = learning_rate(self.config, self.progress["step"], fraction)
+        src, tgt = buckets.make_batch(self.data.src, self.data.tgt, batch)
+        src, tgt = src.to(self.dev, non_blocking=True), tgt.to(self.dev, non_blocking=True)
+        self.net.train()
+        with self.autocast:
+            loss = self.training.train_step(self.net, src, tgt, self.optimizer, tokenizer.PAD,
+                                            self.config.label_smoothing, self.config.clip_norm)
+        n_tokens = int((src != tokenizer.PAD).sum() + (tgt != tokenizer.PAD).sum()) * self.ddp.world_size
+        return loss, n_tokens
 
 
 def validation(model, tok, valid_pairs, config, device, sample: int = 200) -> dict:
-    """Loss over the validation pairs and BLEU of greedy translations of (up to) ``sample`` of them."""
-    import sacrebleu
-
-    from .translate import translate_ids
-
+    """Loss over the validation pairs and sacreBLEU of greedy translations of (up to) ``sample`` of them."""
     training = reference.load("training")
     src = tok.encode_src([s for s, _ in valid_pairs])
     tgt = tok.encode_tgt([t for _, t in valid_pairs])
@@ -354,7 +236,7 @@ def validation(model, tok, valid_pairs, config, device, sample: int = 200) -> di
     loss = training.evaluate(model, batches, tokenizer.PAD) if batches else float("nan")
     chosen = valid_pairs[:sample]
     hyps = tok.decode_tgt(translate_ids(model, tok.encode_src([s for s, _ in chosen]), device, config.max_len))
-    bleu = sacrebleu.corpus_bleu(hyps, [[t for _, t in chosen]]).score if chosen else float("nan")
+    bleu = score(hyps, [t for _, t in chosen]).bleu.score if chosen else float("nan")
     return {"loss": loss, "bleu": bleu}
 
 
@@ -363,15 +245,3 @@ class _NoProgress:
         pass
 
     write = close = update
-
-
-def config_from_args(**overrides) -> TrainConfig:
-    """A TrainConfig from keyword arguments, ignoring None (= keep the default)."""
-    known = {f.name for f in fields(TrainConfig)}
-    unknown = set(overrides) - known
-    if unknown:
-        raise TypeError(f"unknown training options: {', '.join(sorted(unknown))}")
-    values = {k: v for k, v in overrides.items() if v is not None}
-    if "epochs" in values and "minutes" not in values:
-        values["minutes"] = None
-    return TrainConfig(**values)

@@ -13,7 +13,8 @@ import torch
 
 from .. import reference
 from . import checkpoint, tokenizer
-from .train import TrainConfig, build_model, pick_device
+from .config import TrainConfig
+from .model import build_model, pick_device
 
 STRATEGIES = ("greedy", "sample", "beam")
 

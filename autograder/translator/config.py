@@ -1,0 +1,83 @@
+"""The training recipe as one typed dataclass, and the budget rule (minutes or epochs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from .. import course
+from . import tokenizer
+
+EMBEDDED_CORPUS = "translator/en-es.tsv"  # under source_data/
+
+
+@dataclass
+class TrainConfig:
+    """Chosen for quality per minute of a laptop CPU: joint subwords with tied embeddings,
+    token-count batches, a pre-norm model small enough to see the corpus more than once."""
+
+    data: str | None = None  # corpus file; None = the embedded corpus in source_data/
+    format: str | None = None  # "tatoeba", "anki" or "csv"; None = detect from the file
+    tokenizer: str = "subword"  # "subword" (joint SentencePiece) or "word" (the a6 pipeline)
+    vocab_size: int = 4000  # subword pieces for both languages (a small corpus gets fewer)
+    min_freq: int = 1  # word tokenizer: rarer words become <unk>
+    d_model: int = 256  # model width
+    num_heads: int = 4  # attention heads
+    num_layers: int = 2  # encoder layers, and again decoder layers
+    d_ff: int = 1024  # feed-forward hidden size
+    # Short runs see each pair once or a few times: nothing to regularise yet, and
+    # dropout's random masks cost ~10% of a CPU step.
+    dropout: float = 0.0
+    max_len: int = 128  # positional table: longest sentence in tokens; longer pairs are skipped
+    max_tokens: int = 2048  # padded tokens per batch and side (per process)
+    lr: float = 1e-3  # peak learning rate, reached after warmup
+    warmup_steps: int = 200  # linear warmup (at most 5% of the budget), then cosine decay to 5% at its end
+    label_smoothing: float = 0.1  # section 5.4 of the paper
+    clip_norm: float = 1.0  # gradient norm clipping
+    valid_size: int = 500  # pairs held out by English sentence for validation loss and BLEU
+    minutes: float | None = 2.0  # training time budget (None: use epochs)
+    epochs: float | None = None  # epoch budget instead of minutes
+    save_every_minutes: float = 2.0  # checkpoint cadence (also at every epoch end)
+    seed: int = 0  # data split, batch order, initial weights
+
+    def __post_init__(self):
+        if self.tokenizer not in tokenizer.KINDS:
+            raise ValueError(f"tokenizer must be one of {', '.join(tokenizer.KINDS)}, got {self.tokenizer!r}")
+        if (self.minutes is None) == (self.epochs is None):
+            raise ValueError("give exactly one budget: minutes or epochs")
+        if (self.minutes or self.epochs) <= 0:
+            raise ValueError("the training budget (minutes or epochs) must be positive")
+        if self.max_len < 8:
+            raise ValueError(f"max_len must be at least 8 tokens, got {self.max_len}")
+
+    def done(self, step: int, seconds: float, steps_per_epoch: int) -> float:
+        """Share of the budget spent after ``step`` steps and ``seconds`` of training (1.0 = over)."""
+        if self.epochs is not None:
+            return step / max(1, int(self.epochs * steps_per_epoch))
+        return seconds / (self.minutes * 60)
+
+
+def budget(minutes: float | None = None, epochs: float | None = None) -> dict:
+    """The budget fields that giving ``minutes`` or ``epochs`` sets: an epoch budget
+    replaces the default time budget, and the other way round."""
+    if epochs is not None:
+        return {"epochs": epochs, "minutes": None}
+    if minutes is not None:
+        return {"minutes": minutes, "epochs": None}
+    return {}
+
+
+def config_from_args(**overrides) -> TrainConfig:
+    """A TrainConfig from keyword arguments, ignoring None (= keep the default)."""
+    known = {f.name for f in fields(TrainConfig)}
+    unknown = set(overrides) - known
+    if unknown:
+        raise TypeError(f"unknown training options: {', '.join(sorted(unknown))}")
+    values = {k: v for k, v in overrides.items() if v is not None}
+    if "epochs" in values and "minutes" not in values:
+        values.update(budget(epochs=values["epochs"]))
+    return TrainConfig(**values)
+
+
+def corpus_path(config: TrainConfig) -> Path:
+    return Path(config.data) if config.data else course.data_dir() / EMBEDDED_CORPUS

@@ -1,0 +1,40 @@
+"""The translator's model (the course's a4 Transformer) and the device it runs on."""
+
+from __future__ import annotations
+
+import torch
+
+from .. import reference
+from . import tokenizer
+from .config import TrainConfig
+
+
+def pick_device(name: str = "auto", local_rank: int = 0) -> torch.device:
+    """``auto`` takes CUDA, then Apple's MPS, then the CPU; a named device must exist."""
+    if name == "auto":
+        if torch.cuda.is_available():
+            return torch.device("cuda", local_rank)
+        if getattr(torch.backends, "mps", None) is not None and torch.backends.mps.is_available():
+            return torch.device("mps")
+        return torch.device("cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise ValueError("--device cuda: no CUDA GPU is visible to torch here; use --device auto or cpu")
+    if name == "mps" and not (getattr(torch.backends, "mps", None) and torch.backends.mps.is_available()):
+        raise ValueError("--device mps: Apple's MPS backend is not available here; use --device auto or cpu")
+    if name not in ("cpu", "cuda", "mps"):
+        raise ValueError(f"device must be auto, cpu, cuda or mps, got {name!r}")
+    return torch.device("cuda", local_rank) if name == "cuda" else torch.device(name)
+
+
+def build_model(config: TrainConfig, tok):
+    """The course's Transformer (a4), pre-norm, with every embedding tied when it can be."""
+    t = reference.load("transformer")
+    model_config = t.TransformerConfig(
+        src_vocab_size=tok.src_vocab_size, tgt_vocab_size=tok.tgt_vocab_size, d_model=config.d_model,
+        num_heads=config.num_heads, num_layers=config.num_layers, d_ff=config.d_ff, dropout=config.dropout,
+        max_len=config.max_len, pad_id=tokenizer.PAD, norm_first=True, tie_weights=True,
+    )
+    model = t.Transformer(model_config)
+    if tok.shared_vocab:  # one subword vocabulary: the source embedding is the target's too
+        model.src_embed.weight = model.tgt_embed.weight
+    return model
