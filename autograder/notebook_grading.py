@@ -271,7 +271,7 @@ def run_grader(nodeid: str, namespace: dict) -> None:
     try:
         assignment, fn, marks = _grader(nodeid)
         use_reference_prerequisites(assignment, namespace)
-        timeout = float(marks["timeout"].args[0]) if "timeout" in marks else DEFAULT_TIMEOUT
+        timeout = float(marks["request_timeout"].args[0]) if "request_timeout" in marks else DEFAULT_TIMEOUT
         student = LocalStudent(assignment, namespace, timeout=timeout)
         fixtures = {
             "student": student,

@@ -1,7 +1,7 @@
 """pytest plugin for the hidden graders (loaded with ``-p autograder.pytest_plugin``).
 
 - ``@pytest.mark.points(n)``: what a test is worth; every grader test must carry one.
-- ``@pytest.mark.timeout(seconds)``: the time limit of each request that test sends to
+- ``@pytest.mark.request_timeout(seconds)``: the time limit of each request that test sends to
   the student's process (default ``--grade-timeout``).
 - fixtures: ``student`` (a :class:`~autograder.student.Student` for the assignment under
   test), ``rng`` (a ``torch.Generator`` seeded from the run's seed and the test's id, so
@@ -47,7 +47,8 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "points(n): points the test is worth")
-    config.addinivalue_line("markers", "timeout(seconds): limit on each request to the student's code")
+    config.addinivalue_line("markers", "request_timeout(seconds): limit on each request to the student's code "
+                            "(named apart from pytest-timeout's whole-test timeout marker)")
     config.stash[_RESULTS] = {}
     # Graders replay small reference computations (a decoding, a training step) in this
     # process. One torch thread keeps them fast and steady on a busy machine, where several
@@ -85,7 +86,7 @@ def student(request):
 
 @pytest.fixture(autouse=True)
 def _request_timeout(request):
-    marker = request.node.get_closest_marker("timeout")
+    marker = request.node.get_closest_marker("request_timeout")
     if marker is None or "student" not in request.fixturenames:
         yield
         return

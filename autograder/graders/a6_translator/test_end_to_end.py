@@ -129,7 +129,7 @@ def _load_trained(model, state):
 
 
 @pytest.mark.points(3)
-@pytest.mark.timeout(LIMIT)
+@pytest.mark.request_timeout(LIMIT)
 def test_learns_a_toy_translation(student, rng):
     """Does the whole pipeline (Vocab.build, TranslationDataset, make_loader, fit, translate) learn a toy language to 80 % exact matches? / ¿Aprende todo el proceso (Vocab.build, TranslationDataset, make_loader, fit, translate) un idioma de juguete con un 80 % de aciertos exactos?"""
     pairs, sources, expected = toy_task(rng)
