@@ -1,9 +1,10 @@
 """The student repository: ``python -m autograder release --out DIR``.
 
-Writes stubs and public tests (generated from solutions/ afresh, exactly as ``sync``
-would), the fixtures in source_data/, the notebooks of one language (``--lang``; the
-student version, next to the data they read), a student README, requirements and pytest
-settings. No solutions, no graders. After writing, :func:`scan` checks the tree for anything hidden
+Writes stubs and public tests (generated from solutions/ afresh, as ``sync`` would), the
+fixtures in source_data/, the notebooks of one language (``--lang``; the student version,
+next to the data they read), a student README, requirements and pytest settings. Stubs
+and notebooks keep the hints of that language only (the bilingual checkout keeps both).
+No solutions, no graders. After writing, :func:`scan` checks the tree for anything hidden
 (hidden folders, solution markers, solution code, grader code, ``autograder`` imports) and
 the release is refused on a finding.
 """
@@ -17,7 +18,15 @@ import shutil
 from pathlib import Path
 
 from . import course, notebooks
-from .stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, code_lines, distinctive_solution_lines
+from .stubs import (
+    BEGIN_HIDDEN,
+    BEGIN_SOLUTION,
+    END_HIDDEN,
+    END_SOLUTION,
+    code_lines,
+    distinctive_solution_lines,
+    hints_in,
+)
 from .sync import sync
 
 MARKER = ".course-release"  # marks a folder this command wrote, so it may replace it
@@ -49,9 +58,13 @@ def build(out: Path, lang: str = "es") -> list[str]:
         raise ReleaseError(f"write the release outside the course checkout ({root})")
     _prepare(out)
     # Into a fresh folder, sync only writes: every line it returns reads "wrote <path>".
-    written = [f"assignments/{line.removeprefix('wrote ')}" for line in sync(course.solutions_dir(), out / "assignments")]
+    written = [f"assignments/{line.removeprefix('wrote ')}"
+               for line in sync(course.solutions_dir(), out / "assignments")]
+    for path in (out / "assignments").rglob("*.py"):  # the checkout keeps both languages' hints
+        path.write_text(hints_in(path.read_text(encoding="utf-8"), lang), encoding="utf-8")
     shutil.copytree(course.data_dir(), out / "source_data")
-    written += [f"source_data/{p.relative_to(out / 'source_data')}" for p in sorted((out / "source_data").rglob("*")) if p.is_file()]
+    written += [f"source_data/{p.relative_to(out / 'source_data')}"
+                for p in sorted((out / "source_data").rglob("*")) if p.is_file()]
     written += _write_notebooks(out / "notebooks", lang)
     for name in ("README.md", "requirements.txt", "pyproject.toml"):
         shutil.copyfile(FILES / name, out / name)
@@ -74,6 +87,9 @@ def _write_notebooks(folder: Path, lang: str) -> list[str]:
             continue
         target = folder / assignment.name
         nb = notebooks.student_version(notebooks.build(assignment, lang))
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.source = hints_in(cell.source, lang)
         notebooks.write(nb, target / notebooks.notebook_name(assignment))
         for path in notebooks.data_files(assignment):
             shutil.copyfile(path, target / path.name)

@@ -103,7 +103,8 @@ def find_regions(source: str, path: str = "<source>") -> list[Region]:
             if r.kind == "solution":
                 # The END marker is a comment after the function's last statement, so place
                 # the region by its first line of code.
-                code = [i for i in range(r.begin + 1, r.end) if lines[i].strip() and not lines[i].strip().startswith("#")]
+                code = [i for i in range(r.begin + 1, r.end)
+                        if lines[i].strip() and not lines[i].strip().startswith("#")]
                 if not code:
                     raise MarkerError(f"{path}:{r.begin + 1}: empty solution region")
                 first = code[0] + 1
@@ -184,3 +185,26 @@ def distinctive_solution_lines(solutions: Path) -> set[str]:
 def code_lines(text: str) -> str:
     """``text`` without its comment lines (hints may quote code on purpose)."""
     return "\n".join(line for line in text.split("\n") if not line.strip().startswith("#"))
+
+
+HINT_STARTS = {"es": "# Pista:", "en": "# Hint:"}
+
+
+def hints_in(text: str, lang: str) -> str:
+    """``text`` with only ``lang``'s hints, for a single-language release. A hint is a
+    comment that starts with "# Pista:" or "# Hint:" and goes on over the comment lines
+    after it, up to the next hint, a line of code or the region's own comment (a stub's
+    "# YOUR CODE HERE", a solution's "### BEGIN SOLUTION")."""
+    if lang not in HINT_STARTS:
+        raise ValueError(f"unknown hint language {lang!r}; choose one of {', '.join(HINT_STARTS)}")
+    kept, hint = [], None
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        starts = [name for name, start in HINT_STARTS.items() if stripped.startswith(start)]
+        if starts:
+            hint = starts[0]
+        elif not stripped.startswith("#") or stripped.startswith("###") or stripped == "# YOUR CODE HERE":
+            hint = None
+        if hint in (None, lang):
+            kept.append(line)
+    return "".join(kept)

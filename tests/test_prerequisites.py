@@ -5,7 +5,6 @@ import os
 import shutil
 
 from autograder.stubs import solution_texts
-
 from helpers import ASSIGNMENTS, SOLUTIONS, make_submission, run_grade
 
 
@@ -54,13 +53,15 @@ _REGIONS = [
 
 
 def test_reference_code_never_reaches_results(tmp_path):
-    """Can a4 code that prints, copies and raises the source of every module it can import get any of it into results.json?"""
+    """Can a4 code that prints, copies and raises the source of every module it can import get any
+    of it into results.json?"""
     sub = make_submission(tmp_path / "sub", {"a4_transformer/layers.py": [
         ("from multihead import MultiHeadAttention\n", "from multihead import MultiHeadAttention\n" + LEAKY_PRELUDE),
         # Every call raises with a slice of the collected sources: the error reaches feedback.
-        ("    def forward(self, x, mask=None):\n", "    def forward(self, x, mask=None):\n        raise RuntimeError(_REGIONS[0])\n"),
-        ("    def forward(self, x, memory, tgt_mask=None, memory_mask=None):\n",
-         "    def forward(self, x, memory, tgt_mask=None, memory_mask=None):\n"
+        ("    def forward(self, x, mask=None):\n",
+         "    def forward(self, x, mask=None):\n        raise RuntimeError(_REGIONS[0])\n"),
+        ("    def forward(self, x, memory, tgt_mask=None, src_mask=None):\n",
+         "    def forward(self, x, memory, tgt_mask=None, src_mask=None):\n"
          "        raise RuntimeError(_REGIONS[-1].splitlines()[0])\n"),
     ]})
     scratch = tmp_path / "tmp"

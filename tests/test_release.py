@@ -9,18 +9,28 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from autograder import course, notebooks, release
-
+from autograder import course, notebooks, release, stubs
 from helpers import ROOT
+
+pytestmark = pytest.mark.xdist_group("release")  # one worker builds its costly fixture (conftest.py)
+
+
+def _release(tmp_path_factory, *args):
+    out = tmp_path_factory.mktemp("release") / "course"
+    proc = subprocess.run([sys.executable, "-m", "autograder", "release", "--out", str(out), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return out
 
 
 @pytest.fixture(scope="module")
 def released(tmp_path_factory):
-    out = tmp_path_factory.mktemp("release") / "course"
-    proc = subprocess.run([sys.executable, "-m", "autograder", "release", "--out", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return _release(tmp_path_factory)  # Spanish, the default
+
+
+@pytest.fixture(scope="module")
+def released_en(tmp_path_factory):
+    return _release(tmp_path_factory, "--lang", "en")
 
 
 def test_release_holds_stubs_tests_data_and_no_hidden_folders(released):
@@ -30,7 +40,7 @@ def test_release_holds_stubs_tests_data_and_no_hidden_folders(released):
             "constraints.txt"} <= names
     assert not names & {"solutions", "autograder", "tests", ".git"}
     assert (released / "assignments" / "a1_attention" / "attention.py").read_text() == \
-        (ROOT / "assignments" / "a1_attention" / "attention.py").read_text()
+        stubs.hints_in((ROOT / "assignments" / "a1_attention" / "attention.py").read_text(), "es")
     assert release.scan(released) == []
 
 
@@ -39,8 +49,9 @@ def _notebook_langs(release_dir):
             for p in (release_dir / "notebooks").glob("*/*.ipynb")}
 
 
-def test_release_holds_the_student_notebooks_of_the_chosen_language(released, tmp_path):
-    """Does the release hold every narrated notebook (Spanish by default, English with --lang en), stubbed, with its data?"""
+def test_release_holds_the_student_notebooks_of_the_chosen_language(released, released_en):
+    """Does the release hold every narrated notebook (Spanish by default, English with --lang en),
+    stubbed, with its data?"""
     for a in course.ASSIGNMENTS:
         if not notebooks.has_narrative(a, "es"):
             continue
@@ -51,11 +62,25 @@ def test_release_holds_the_student_notebooks_of_the_chosen_language(released, tm
         for path in notebooks.data_files(a):
             assert (folder / path.name).read_bytes() == path.read_bytes()
     assert _notebook_langs(released) == {"es"}
-    out = tmp_path / "en"
-    proc = subprocess.run([sys.executable, "-m", "autograder", "release", "--out", str(out), "--lang", "en"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    assert _notebook_langs(out) == {"en"} and release.scan(out) == []
+    assert _notebook_langs(released_en) == {"en"} and release.scan(released_en) == []
+
+
+def _hint_languages(release_dir):
+    texts = [p.read_text(encoding="utf-8") for p in (release_dir / "assignments").rglob("*.py")]
+    texts += [release.readable_text(p) for p in (release_dir / "notebooks").glob("*/*.ipynb")]
+    return {lang for lang, start in stubs.HINT_STARTS.items() if any(start in text for text in texts)}
+
+
+def test_a_single_language_release_keeps_that_language_s_hints(released, released_en):
+    """Do a Spanish release's stubs and notebooks hold only the Spanish hints, and an English one only the English?"""
+    assert _hint_languages(released) == {"es"} and _hint_languages(released_en) == {"en"}
+    for name in ("multihead.py", "positional.py"):
+        checkout = (ROOT / "assignments" / "a3_blocks" / name).read_text(encoding="utf-8")
+        assert "# Pista:" in checkout and "# Hint:" in checkout  # the bilingual checkout keeps both
+        for out, lang in ((released, "es"), (released_en, "en")):
+            text = (out / "assignments" / "a3_blocks" / name).read_text(encoding="utf-8")
+            assert stubs.code_lines(text) == stubs.code_lines(checkout)  # only comments go
+            assert text == stubs.hints_in(checkout, lang)
 
 
 def test_public_tests_run_in_the_release_and_fail_as_not_implemented(released, tmp_path):
@@ -74,7 +99,8 @@ def test_public_tests_run_in_the_release_and_fail_as_not_implemented(released, t
 def test_release_requirements_resolve(released):
     """Do the release's requirements resolve with its constraints (pip, dry run)?"""
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "-c", "constraints.txt", "-r", "requirements.txt"],
+        [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet",
+         "-c", "constraints.txt", "-r", "requirements.txt"],
         cwd=released, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -84,7 +110,8 @@ LEAKS = {
     "a solution line in a stub": ("assignments/a1_attention/attention.py",
                                   "    scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (..., T_q, T_k)\n"),
     "a solution marker": ("assignments/a2_layernorm/layernorm.py", "        ### BEGIN SOLUTION\n"),
-    "a hidden grader": ("assignments/a1_attention/test_extra.py", "@pytest.mark.points(2)\ndef test_x(student):\n    pass\n"),
+    "a hidden grader": ("assignments/a1_attention/test_extra.py",
+                        "@pytest.mark.points(2)\ndef test_x(student):\n    pass\n"),
     "an autograder import": ("assignments/a1_attention/test_extra.py", "from autograder import checks\n"),
 }
 

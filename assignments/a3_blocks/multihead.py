@@ -25,6 +25,8 @@ class MultiHeadAttention(nn.Module):
         dropout: dropout probability on the attention weights (training only).
 
     Attributes:
+        d_model, num_heads: the constructor's arguments.
+        d_k: ``d_model // num_heads``, the size of each head.
         w_q, w_k, w_v: ``nn.Linear(d_model, d_model)`` projections; rows
             ``i*d_k:(i+1)*d_k`` of each weight belong to head i.
         w_o: ``nn.Linear(d_model, d_model)`` output projection.

@@ -35,9 +35,12 @@ class PositionalEncoding(nn.Module):
             raise ValueError(f"d_model must be even for sinusoidal positional encoding, got {d_model}")
         self.d_model = d_model
         self.max_len = max_len
-        # Pista: (~5 líneas) posiciones (max_len, 1) por frecuencias 1/10000^(2i/d_model)
-        # de forma (d_model/2,); senos en las columnas pares, cosenos en las impares.
-        # Hint: (~5 lines) positions (max_len, 1) times frequencies 1/10000^(2i/d_model) of
+        # Pista: (~5 líneas) construye un tensor local pe de forma (max_len, d_model), que la
+        # línea de después registra: posiciones (max_len, 1) por frecuencias
+        # 1/10000^(2i/d_model) de forma (d_model/2,); senos en las columnas pares, cosenos en
+        # las impares.
+        # Hint: (~5 lines) build a local tensor pe of shape (max_len, d_model), which the line
+        # after registers: positions (max_len, 1) times frequencies 1/10000^(2i/d_model) of
         # shape (d_model/2,); sines in the even columns, cosines in the odd ones.
         # YOUR CODE HERE
         raise NotImplementedError("not implemented yet: PositionalEncoding.__init__")

@@ -59,7 +59,8 @@ class DecoderLayer(nn.Module):
     Shape:
         - x: ``(B, T, d_model)``; memory (the encoder output): ``(B, S, d_model)``
         - tgt_mask: boolean, broadcastable to ``(B, h, T, T)`` (padding AND causal);
-          memory_mask: broadcastable to ``(B, h, T, S)`` (usually ``(B, 1, 1, S)``).
+          src_mask: the source padding mask from ``Transformer.encode``, broadcastable to
+          ``(B, h, T, S)`` (usually ``(B, 1, 1, S)``).
         - Output: ``(B, T, d_model)``
     """
 
@@ -76,10 +77,10 @@ class DecoderLayer(nn.Module):
         self.dropout3 = nn.Dropout(dropout)
         self.norm_first = norm_first
 
-    def forward(self, x, memory, tgt_mask=None, memory_mask=None):
+    def forward(self, x, memory, tgt_mask=None, src_mask=None):
         # Pista: (~11 líneas) como EncoderLayer, con una subcapa más en medio: cross_attn
-        # con consultas del decodificador y claves/valores de memory.
+        # con consultas del decodificador, claves/valores de memory y src_mask.
         # Hint: (~11 lines) like EncoderLayer, with one more sub-layer in the middle:
-        # cross_attn with queries from the decoder and keys/values from memory.
+        # cross_attn with queries from the decoder, keys/values from memory and src_mask.
         # YOUR CODE HERE
         raise NotImplementedError("not implemented yet: DecoderLayer.forward")

@@ -67,7 +67,8 @@ class DecoderLayer(nn.Module):
     Shape:
         - x: ``(B, T, d_model)``; memory (the encoder output): ``(B, S, d_model)``
         - tgt_mask: boolean, broadcastable to ``(B, h, T, T)`` (padding AND causal);
-          memory_mask: broadcastable to ``(B, h, T, S)`` (usually ``(B, 1, 1, S)``).
+          src_mask: the source padding mask from ``Transformer.encode``, broadcastable to
+          ``(B, h, T, S)`` (usually ``(B, 1, 1, S)``).
         - Output: ``(B, T, d_model)``
     """
 
@@ -84,20 +85,20 @@ class DecoderLayer(nn.Module):
         self.dropout3 = nn.Dropout(dropout)
         self.norm_first = norm_first
 
-    def forward(self, x, memory, tgt_mask=None, memory_mask=None):
+    def forward(self, x, memory, tgt_mask=None, src_mask=None):
         # Pista: (~11 líneas) como EncoderLayer, con una subcapa más en medio: cross_attn
-        # con consultas del decodificador y claves/valores de memory.
+        # con consultas del decodificador, claves/valores de memory y src_mask.
         # Hint: (~11 lines) like EncoderLayer, with one more sub-layer in the middle:
-        # cross_attn with queries from the decoder and keys/values from memory.
+        # cross_attn with queries from the decoder, keys/values from memory and src_mask.
         ### BEGIN SOLUTION
         if self.norm_first:
             y = self.norm1(x)
             x = x + self.dropout1(self.self_attn(y, y, y, tgt_mask)[0])
-            x = x + self.dropout2(self.cross_attn(self.norm2(x), memory, memory, memory_mask)[0])
+            x = x + self.dropout2(self.cross_attn(self.norm2(x), memory, memory, src_mask)[0])
             x = x + self.dropout3(self.ff(self.norm3(x)))
         else:
             x = self.norm1(x + self.dropout1(self.self_attn(x, x, x, tgt_mask)[0]))
-            x = self.norm2(x + self.dropout2(self.cross_attn(x, memory, memory, memory_mask)[0]))
+            x = self.norm2(x + self.dropout2(self.cross_attn(x, memory, memory, src_mask)[0]))
             x = self.norm3(x + self.dropout3(self.ff(x)))
         return x
         ### END SOLUTION

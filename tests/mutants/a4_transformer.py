@@ -27,7 +27,7 @@ MUTANTS = {
     "cross-attention attends to the decoder itself": Mutant(
         "layers.py",
         [
-            ("self.cross_attn(x, memory, memory, memory_mask)",
+            ("self.cross_attn(x, memory, memory, src_mask)",
              "self.cross_attn(x, x, x, tgt_mask)"),
         ],
         must_fail=["Does a post-norm DecoderLayer match"],
@@ -92,7 +92,7 @@ MUTANTS = {
         "transformer.py",
         [("x = layer(x, memory, tgt_mask, src_mask)", "x = layer(x, memory, tgt_mask, tgt_mask)")],
         must_fail=LOGITS,
-        names="get the target mask as memory_mask",
+        names="target mask for their cross-attention",
     ),
     "no final encoder norm in pre-norm": Mutant(
         "transformer.py",

@@ -49,7 +49,7 @@ def course_ops(layer):
     }
 
 
-def variant(ops, x, memory=None, tgt_mask=None, memory_mask=None, styles=None, kind=None):
+def variant(ops, x, memory=None, tgt_mask=None, src_mask=None, styles=None, kind=None):
     """What a layer computes with the sub-layer ``styles`` (default: the right ones) and
     the decoder mistake ``kind``: the diagnostics that name a failed check. ``tgt_mask``
     is the self-attention's mask (the padding mask in an encoder layer)."""
@@ -61,8 +61,8 @@ def variant(ops, x, memory=None, tgt_mask=None, memory_mask=None, styles=None, k
             "cross_attends_to_itself": lambda y: attend(y, y, y, tgt_mask),
             "cross_attention_unmasked": lambda y: attend(y, memory, memory, None),
             "cross_attention_target_mask": lambda y: attend(y, memory, memory, tgt_mask),
-            "memory_normalised": lambda y: attend(y, norm2(memory), norm2(memory), memory_mask),
-        }.get(kind, lambda y: attend(y, memory, memory, memory_mask)))
+            "memory_normalised": lambda y: attend(y, norm2(memory), norm2(memory), src_mask),
+        }.get(kind, lambda y: attend(y, memory, memory, src_mask)))
     sublayers.append(ops["ff"])
     styles = styles or ["pre" if ops["norm_first"] else "post"] * len(sublayers)
     with torch.no_grad():
@@ -76,10 +76,10 @@ KINDS = {
                                 "la autoatención del decodificador no es causal: DecoderLayer debe pasar tgt_mask a self_attn"),
     "cross_attends_to_itself": ("the cross-attention attends to the decoder itself: its keys and values must be memory",
                                 "la atención cruzada se atiende a sí misma: sus claves y valores deben ser memory"),
-    "cross_attention_unmasked": ("the cross-attention gets no memory_mask, so it attends to source padding",
-                                 "la atención cruzada no recibe memory_mask, así que atiende al relleno del origen"),
-    "cross_attention_target_mask": ("the cross-attention gets the target mask; it needs memory_mask",
-                                    "la atención cruzada recibe la máscara de destino; necesita memory_mask"),
+    "cross_attention_unmasked": ("the cross-attention gets no src_mask, so it attends to source padding",
+                                 "la atención cruzada no recibe src_mask, así que atiende al relleno del origen"),
+    "cross_attention_target_mask": ("the cross-attention gets the target mask; it needs src_mask",
+                                    "la atención cruzada recibe la máscara de destino; necesita src_mask"),
     "memory_normalised": ("pre-norm cross-attention normalises memory too: only the decoder's x goes through norm2",
                           "la atención cruzada pre-norm también normaliza memory: solo la x del decodificador pasa por norm2"),
 }
@@ -107,7 +107,7 @@ def mistake_specs(norm_first, decoder):
             yield en, es, None, kind
 
 
-def mistakes(ops, x, memory=None, tgt_mask=None, memory_mask=None):
+def mistakes(ops, x, memory=None, tgt_mask=None, src_mask=None):
     return [checks.Mistake(en, es, output=lambda styles=styles, kind=kind: variant(
-                ops, x, memory, tgt_mask, memory_mask, styles, kind))
+                ops, x, memory, tgt_mask, src_mask, styles, kind))
             for en, es, styles, kind in mistake_specs(ops["norm_first"], memory is not None)]

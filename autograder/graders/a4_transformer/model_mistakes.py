@@ -43,9 +43,9 @@ def variant_decode(model, tgt, memory, src_mask, kind=None):
     pad = model.config.pad_id
     tgt_mask = {"no_causal": masks.padding_mask(tgt, pad),
                 "no_target_padding": masks.causal_mask(tgt.size(1))}.get(kind, masks.target_mask(tgt, pad))
-    memory_mask = {"cross_target_mask": tgt_mask, "cross_unmasked": None}.get(kind, src_mask)
+    cross_mask = {"cross_target_mask": tgt_mask, "cross_unmasked": None}.get(kind, src_mask)
     x = embed(model, model.src_embed if kind == "source_embedding" else model.tgt_embed, tgt, kind)
-    x = _stack(model.decoder_layers, x, lambda layer, y: layer(y, memory, tgt_mask, memory_mask),
+    x = _stack(model.decoder_layers, x, lambda layer, y: layer(y, memory, tgt_mask, cross_mask),
                "not_chained" if kind == "decoder_not_chained" else None)
     return model.generator(x if kind == "no_decoder_norm" else model.decoder_norm(x))
 
@@ -81,9 +81,9 @@ DECODE_MISTAKES = {
                   "(relleno Y causal), y cada capa pasarla a self_attn"),
     "no_target_padding": ("the decoder's mask ignores target padding: use target_mask(tgt, pad_id) (padding AND causal)",
                           "la máscara del decodificador ignora el relleno del destino: usa target_mask(tgt, pad_id)"),
-    "cross_target_mask": ("the decoder layers get the target mask as memory_mask; the cross-attention needs src_mask",
-                          "las capas del decodificador reciben la máscara de destino como memory_mask; la atención "
-                          "cruzada necesita src_mask"),
+    "cross_target_mask": ("the decoder layers get the target mask for their cross-attention, which needs src_mask",
+                          "las capas del decodificador reciben la máscara de destino para su atención cruzada, "
+                          "que necesita src_mask"),
     "cross_unmasked": ("decode does not pass src_mask to the decoder layers, so they attend to source padding",
                        "decode no pasa src_mask a las capas del decodificador, así que atienden al relleno del origen"),
     "source_embedding": ("decode embeds the target tokens with src_embed; use tgt_embed",
@@ -101,8 +101,8 @@ def with_layer_mistake(model, decoder, styles, kind, run):
     for layer in layers:
         ops = course_ops(layer)
         if decoder:
-            layer.forward = lambda x, memory, tgt_mask=None, memory_mask=None, ops=ops: layer_variant(
-                ops, x, memory, tgt_mask, memory_mask, styles, kind)
+            layer.forward = lambda x, memory, tgt_mask=None, src_mask=None, ops=ops: layer_variant(
+                ops, x, memory, tgt_mask, src_mask, styles, kind)
         else:
             layer.forward = lambda x, mask=None, ops=ops: layer_variant(ops, x, None, mask, None, styles)
     try:
