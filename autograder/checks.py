@@ -166,7 +166,8 @@ def _close(actual, expected: torch.Tensor, what: str, atol: float, rtol: float) 
             f"tolerance {atol:g} + {rtol:g}·|expected|)",
             f"{what}: {int(bad.sum())} de {bad.numel()} valores no coinciden (el primero en el índice {idx}: "
             f"se obtuvo {fmt(got, '.6g', 'es')}, se esperaba {fmt(want, '.6g', 'es')}; "
-            f"error máximo {fmt(worst, '.3g', 'es')}, tolerancia {fmt(atol, 'g', 'es')} + {fmt(rtol, 'g', 'es')}·|esperado|)",
+            f"error máximo {fmt(worst, '.3g', 'es')}, tolerancia {fmt(atol, 'g', 'es')} "
+            f"+ {fmt(rtol, 'g', 'es')}·|esperado|)",
         )
 
 
@@ -177,7 +178,8 @@ def equal(actual, expected: torch.Tensor, what: str) -> None:
         idx = tuple(torch.nonzero(actual != expected)[0].tolist())
         raise CheckFailure(
             f"{what}: wrong value at index {idx} (got {actual[idx].item()}, expected {expected[idx].item()})",
-            f"{what}: valor incorrecto en el índice {idx} (se obtuvo {actual[idx].item()}, se esperaba {expected[idx].item()})",
+            f"{what}: valor incorrecto en el índice {idx} "
+            f"(se obtuvo {actual[idx].item()}, se esperaba {expected[idx].item()})",
         )
 
 
@@ -293,7 +295,8 @@ def plain_equal(actual, expected, what: str) -> None:
         where, got, want = found
         at = f" at {where}" if where else ""
         raise CheckFailure(f"{what}: wrong value{at}: got {got}, expected {want}",
-                           f"{what}: valor incorrecto{' en ' + where if where else ''}: se obtuvo {got}, se esperaba {want}")
+                           f"{what}: valor incorrecto{' en ' + where if where else ''}: "
+                           f"se obtuvo {got}, se esperaba {want}")
 
 
 def number(value, what: str) -> float:

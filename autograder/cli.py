@@ -92,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
                    help=f"seconds allowed per call into student code (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--memory", type=_positive(float), default=DEFAULT_MEMORY_GIB, metavar="GIB",
-                   help=f"address space allowed to each process of student code, in GiB (default {DEFAULT_MEMORY_GIB:g})")
+                   help="address space allowed to each process of student code, in GiB "
+                        f"(default {DEFAULT_MEMORY_GIB:g})")
     p.add_argument("--budget", type=_positive(float), default=DEFAULT_BUDGET, metavar="SECONDS",
                    help="seconds allowed to student code per assignment, worker start-ups and calls together "
                         f"(default {DEFAULT_BUDGET:g})")
@@ -100,9 +101,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
     p.add_argument("--jobs", type=_positive(int), default=None,
                    help="assignments graded at once (default: one per core, at most 2)")
-    p.add_argument("--debug", action="store_true", help="keep the graders' pytest output in OUT/grader-log.txt (instructors only)")
+    p.add_argument("--debug", action="store_true",
+                   help="keep the graders' pytest output in OUT/grader-log.txt (instructors only)")
     p.set_defaults(func=_grade)
-    p = sub.add_parser("release", help="write the student repository (stubs, public tests, data; no solutions or graders)")
+    p = sub.add_parser("release",
+                       help="write the student repository (stubs, public tests, data; no solutions or graders)")
     p.add_argument("--out", required=True, help="a new or empty folder, or an earlier release to replace")
     p.add_argument("--lang", choices=LANGS, default="es", help="language of the notebooks in notebooks/ (default: es)")
     p.set_defaults(func=_release)
@@ -115,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
     q.set_defaults(func=_nbgrader)
     q = actions.add_parser("autograde", help="autograde DIR/submitted/, write feedback and DIR/grades.csv")
     q.add_argument("--course", required=True, help="a course directory written by `nbgrader build`")
-    q.add_argument("--seed", type=int, default=None, help="seed of the hidden tests' random inputs (default: a new one)")
+    q.add_argument("--seed", type=int, default=None,
+                   help="seed of the hidden tests' random inputs (default: a new one)")
     q.set_defaults(func=_nbgrader)
     return parser
 

@@ -24,7 +24,14 @@ from pathlib import Path
 
 from . import course
 from .course import Assignment
-from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT, hidden_paths, limits_summary, resolve_isolation
+from .isolation import (
+    DEFAULT_BUDGET,
+    DEFAULT_MEMORY_GIB,
+    DEFAULT_TIMEOUT,
+    hidden_paths,
+    limits_summary,
+    resolve_isolation,
+)
 
 GRADER_OVERHEAD = 600  # seconds the grading process may take beyond the student's budget
 # What the grading process inherits from this one: nothing else (no secrets, no PYTHON*).
@@ -105,7 +112,8 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
             log.write(f"===== graders of {assignment.name} (exit {proc.returncode})\n{proc.stdout}{proc.stderr}\n")
         if proc.returncode not in (0, 1) or not report.is_file():
             last = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["no output"]
-            raise GradingError(f"the graders of {assignment.name} could not run (pytest exit {proc.returncode}): {last[0]}")
+            raise GradingError(f"the graders of {assignment.name} could not run "
+                               f"(pytest exit {proc.returncode}): {last[0]}")
         tests = json.loads(report.read_text(encoding="utf-8"))["tests"]
     result = AssignmentResult(assignment, tests, time.monotonic() - start)
     if not (submission / assignment.name).is_dir():

@@ -268,7 +268,8 @@ def _script_target(target, env):
         obj = env[name]
         for part in method.split("."):
             if not hasattr(obj, part):
-                raise HarnessError(f"{name} ({type(obj).__name__}) has no attribute {part!r}; keep the names from the stub")
+                raise HarnessError(f"{name} ({type(obj).__name__}) has no attribute {part!r}; "
+                                   "keep the names from the stub")
             obj = getattr(obj, part)
         return obj
     if target in SCRIPT_TORCH:
@@ -318,7 +319,8 @@ def handle(request: dict, roots: list[str]) -> dict:
         return {"ok": op(request)}
     except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
         if isinstance(exc, SystemExit):
-            error = {"type": "SystemExit", "message": "the code called sys.exit()", "where": describe(exc, roots)["where"]}
+            error = {"type": "SystemExit", "message": "the code called sys.exit()",
+                     "where": describe(exc, roots)["where"]}
         else:
             error = describe(exc, roots)
         if isinstance(request.get("_step"), str):  # the script step that failed

@@ -200,7 +200,8 @@ class LocalStudent(Student):
             raise self._local.harness.HarnessError(f"{target!r} is not a name of {self.assignment.name}")
         for part in parts[1:]:
             if not hasattr(obj, part):
-                raise self._local.harness.HarnessError(f"{parts[0]} has no {part!r}; keep the names from the exercise cells")
+                raise self._local.harness.HarnessError(f"{parts[0]} has no {part!r}; "
+                                                       "keep the names from the exercise cells")
             obj = getattr(obj, part)
         return obj
 

@@ -101,7 +101,8 @@ def notebook_name(assignment: Assignment) -> str:
 def data_files(assignment: Assignment) -> list[Path]:
     """The fixtures a notebook reads, copied next to it: ``source_data/<assignment>/*``."""
     folder = course.data_dir() / assignment.name
-    return sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts) if folder.is_dir() else []
+    return (sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+            if folder.is_dir() else [])
 
 
 def _module_owner() -> dict[str, Assignment]:
@@ -241,7 +242,8 @@ def prerequisites(assignment: Assignment, extra=None) -> list[tuple[Assignment, 
     for item in declared_prerequisites(assignment) if extra is None else extra:
         mod, _, name = item.partition(".")
         if mod not in owner or owner[mod].name not in earlier or not name:
-            raise NotebookError(f"{assignment.name}: prerequisite {item!r} is not module.name of an assignment it requires")
+            raise NotebookError(f"{assignment.name}: prerequisite {item!r} "
+                                "is not module.name of an assignment it requires")
         todo.append((mod, name))
     needed: set[tuple[str, str]] = set()
     while todo:
@@ -292,7 +294,8 @@ def grader_tests(assignment: Assignment) -> dict[str, GraderTest]:
                         and dec.args and isinstance(dec.args[0], ast.Constant)):
                     points = float(dec.args[0].value)
                 if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "parametrize":
-                    raise NotebookError(f"{path.name}::{node.name} is parametrized; a notebook cell runs one grader test")
+                    raise NotebookError(f"{path.name}::{node.name} is parametrized; "
+                                        "a notebook cell runs one grader test")
             if points is None:
                 raise NotebookError(f"{path.name}::{node.name} has no @pytest.mark.points(n)")
             doc = (ast.get_docstring(node) or node.name).strip().split("\n")[0]
@@ -424,7 +427,8 @@ class _Builder:
         nodeid = arg.strip()
         if nodeid not in self.graders:
             known = "\n  ".join(self.graders)
-            raise NotebookError(f"{self.where(line)}: no hidden grader {nodeid!r}; {self.assignment.name} has:\n  {known}")
+            raise NotebookError(f"{self.where(line)}: no hidden grader {nodeid!r}; "
+                                f"{self.assignment.name} has:\n  {known}")
         if nodeid in self.used_tests:
             raise NotebookError(f"{self.where(line)}: {nodeid} is already used at line {self.used_tests[nodeid]}")
         self.used_tests[nodeid] = line
@@ -545,7 +549,8 @@ def build(assignment: Assignment, lang: str):
         raise NotebookError(f"unknown language {lang!r}; the notebooks exist in {', '.join(LANGS)}")
     path = narrative_path(assignment, lang)
     if not path.is_file():
-        raise NotebookError(f"{assignment.name} has no narrative in {lang!r} yet ({path.relative_to(course.course_root())})")
+        raise NotebookError(f"{assignment.name} has no narrative in {lang!r} yet "
+                            f"({path.relative_to(course.course_root())})")
     builder = _Builder(assignment, lang, path)
     builder.parse(path.read_text(encoding="utf-8"))
     nb = nbformat.v4.new_notebook(cells=builder.cells)

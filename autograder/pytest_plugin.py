@@ -38,7 +38,8 @@ def pytest_addoption(parser):
                     help="comma-separated seeds: every grader that draws random inputs runs once per seed")
     group.addoption("--grade-report", help="write per-test results to this JSON file")
     group.addoption("--grade-timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per request")
-    group.addoption("--grade-memory", type=float, default=DEFAULT_MEMORY_GIB, help="GiB of address space for student code")
+    group.addoption("--grade-memory", type=float, default=DEFAULT_MEMORY_GIB,
+                    help="GiB of address space for student code")
     group.addoption("--grade-budget", type=float, default=DEFAULT_BUDGET,
                     help="seconds of start-ups and calls for student code, for the whole assignment")
     group.addoption("--isolation", default="none", choices=("namespace", "none"))

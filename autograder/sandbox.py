@@ -208,7 +208,8 @@ class StudentProcess:
             ready = self._read_reply(time.monotonic() + timeout)
         except StudentFailure as exc:
             self.stop()
-            raise StudentFailure("startup", f"the grading process for your code could not start ({exc.detail})") from None
+            raise StudentFailure("startup",
+                                 f"the grading process for your code could not start ({exc.detail})") from None
         if ready != {"ready": True}:
             self.stop()
             raise StudentFailure("startup", "the grading process for your code sent an unexpected first message")

@@ -37,8 +37,15 @@ from .checks import CheckFailure
 from .course import Assignment
 from .harness import SCRIPT_TORCH, forbidden_name
 from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
-from .sandbox import (STARTUP_TIMEOUT, StudentFailure, StudentProcess, SubmissionRefused, make_scratch,
-                      read_modules, refuse_shadowing)
+from .sandbox import (
+    STARTUP_TIMEOUT,
+    StudentFailure,
+    StudentProcess,
+    SubmissionRefused,
+    make_scratch,
+    read_modules,
+    refuse_shadowing,
+)
 from .stubs import NOT_IMPLEMENTED, solution_code_lines
 from .wire import Unsupported
 
@@ -132,7 +139,8 @@ class Student:
                 tree = ast.parse(text)
             except (SyntaxError, ValueError):
                 continue
-            names |= {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+            names |= {n.name for n in ast.walk(tree)
+                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
         return names
 
     def _scan(self) -> dict[str, list[forbidden.Finding]]:
@@ -360,7 +368,8 @@ class Student:
         if self._not_implemented(error):
             raise self._error_failure(error.get("target") or label, error)
         raw = reply["error"].get("message") if isinstance(reply["error"], dict) else None
-        error["shown"] = error["message"] or "[message not shown: reference code runs beside yours / mensaje no mostrado]"
+        error["shown"] = (error["message"]
+                          or "[message not shown: reference code runs beside yours / mensaje no mostrado]")
         error["message"] = _text(raw, 300)
         return error
 

@@ -56,7 +56,8 @@ def main() -> None:
         except BaseException as exc:
             payload = wire.encode({
                 "id": request.get("id"),
-                "error": {"type": type(exc).__name__, "message": "the result could not be sent back to the grader", "where": ""},
+                "error": {"type": type(exc).__name__, "message": "the result could not be sent back to the grader",
+                          "where": ""},
             })
         wire.write_frame(resp_fd, payload)
 

@@ -326,7 +326,8 @@ LEAK_HELPER = "leak_payload.py"  # not the name of any installed or standard mod
 LEAK_A3_MODULES = {
     "positional.py": "from torch import nn\nimport leak_payload\n\n\nclass PositionalEncoding(nn.Module):\n"
                      "    def __init__(self, *args, **kwargs):\n        leak_payload.fail()\n",
-    "multihead.py": "from torch import nn\nfrom attention import scaled_dot_product_attention\nimport leak_payload\n\n\n"
+    "multihead.py": "from torch import nn\nfrom attention import scaled_dot_product_attention\n"
+                    "import leak_payload\n\n\n"
                     "class MultiHeadAttention(nn.Module):\n    def __init__(self, *args, **kwargs):\n"
                     "        leak_payload.fail()\n",
     "feedforward.py": "from torch import nn\nimport leak_payload\n\n\nclass FeedForward(nn.Module):\n"

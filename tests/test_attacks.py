@@ -56,11 +56,13 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+import attack_sources as src
 import pytest
 
-import attack_sources as src
 from autograder.isolation import namespaces_available
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, Graded, make_submission, run_grade
+
+pytestmark = pytest.mark.xdist_group("attacks")  # one worker builds its costly fixture (conftest.py)
 
 needs_namespaces = pytest.mark.skipif(not namespaces_available(), reason="needs Linux user namespaces")
 

@@ -6,6 +6,8 @@ import torch
 from autograder import reference
 from autograder.bench import toy
 
+pytestmark = pytest.mark.xdist_group("decoding_reference")  # one worker builds its costly fixture (conftest.py)
+
 
 @pytest.fixture(scope="module")
 def trained():

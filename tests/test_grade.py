@@ -47,16 +47,19 @@ BROKEN_A1 = {
 
 @pytest.mark.parametrize("how", sorted(BROKEN_A1))
 def test_broken_a1_keeps_a2_points(how, tmp_path):
-    """When a1's attention is wrong, hangs forever or calls os._exit(0), does a1 lose points while a2 keeps all of its own?"""
+    """When a1's attention is wrong, hangs forever or calls os._exit(0), does a1 lose points
+    while a2 keeps all of its own?"""
     sub = make_submission(tmp_path / "sub", {"a1_attention/attention.py": BROKEN_A1[how]})
-    g = run_grade(sub, tmp_path / "out", "--seed", "7", "--timeout", "3", "--only", "a1_attention", "--only", "a2_layernorm")
+    g = run_grade(sub, tmp_path / "out", "--seed", "7", "--timeout", "3",
+                  "--only", "a1_attention", "--only", "a2_layernorm")
     assert g.rc == 0, g.stderr
     a1, a1_max = g.score("a1_attention")
     a2, a2_max = g.score("a2_layernorm")
     assert a2 == a2_max > 0
     assert a1 < a1_max
     # The masks are in another module and still earn their points.
-    assert g.tests("a1_attention")[next(n for n in g.tests("a1_attention") if n.startswith("Is causal_mask"))]["score"] > 0
+    assert g.tests("a1_attention")[next(n for n in g.tests("a1_attention")
+                                        if n.startswith("Is causal_mask"))]["score"] > 0
     failed = [t["output"] for t in g.tests("a1_attention").values() if t["score"] == 0]
     expected = {"wrong": "values are off", "hangs": "did not finish within", "exits": "exited with status 0"}[how]
     assert any(expected in out for out in failed), failed

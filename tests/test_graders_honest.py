@@ -11,7 +11,8 @@ def test_every_grader_fails_on_stubs_and_passes_on_solutions(graded_solutions, g
     stubbed = {t["name"]: t for t in graded_stubs.results["tests"]}
     assert solved.keys() == stubbed.keys() and len(solved) >= 15
     for name in solved:
-        assert solved[name]["score"] == solved[name]["max_score"] > 0, f"solutions fail: {name}: {solved[name]['output']}"
+        assert solved[name]["score"] == solved[name]["max_score"] > 0, (
+            f"solutions fail: {name}: {solved[name]['output']}")
         assert stubbed[name]["score"] == 0, f"stubs pass: {name}"
 
 

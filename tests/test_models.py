@@ -77,7 +77,8 @@ def test_attention_plot_is_a_png_of_the_requested_size(ref, tmp_path):
     mha = ref["multihead"].MultiHeadAttention(16, 4)
     x = torch.randn(1, 5, 16)
     _, weights = mha(x, x, x, need_weights=True)
-    path = ref["visualize"].plot_attention(weights, tmp_path / "head.png", head=2, tokens=list("abcde"), size=(4, 3), dpi=50)
+    path = ref["visualize"].plot_attention(weights, tmp_path / "head.png", head=2, tokens=list("abcde"),
+                                           size=(4, 3), dpi=50)
     assert _png_size(path) == (200, 150)
     with pytest.raises(ValueError, match="weights must have shape"):
         ref["visualize"].plot_attention(weights[0, 0, 0], tmp_path / "bad.png")

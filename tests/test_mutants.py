@@ -17,7 +17,8 @@ def test_classic_mistake_loses_points_at_every_seed(key, tmp_path):
     v = mutants.grade(assignment, mutant, tmp_path)
     for seed in v.seeds:
         for prefix in mutant.must_fail:
-            assert v.caught(prefix, seed), f"{name}: '{prefix}...' passed at seed {seed}; failed: {sorted(v.failed(seed))}"
+            assert v.caught(prefix, seed), (
+                f"{name}: '{prefix}...' passed at seed {seed}; failed: {sorted(v.failed(seed))}")
     totals = {seed: v.score(seed) for seed in v.seeds}
     assert len(set(totals.values())) == 1, f"{name}: scores differ across seeds {totals}: " + str(
         {seed: sorted(v.failed(seed)) for seed in v.seeds})

@@ -15,8 +15,9 @@ import pytest
 
 from autograder import course, nbgrader_course, notebooks, release
 from autograder.stubs import code_lines, distinctive_solution_lines, solution_texts
-
 from helpers import ROOT, SOLUTIONS
+
+pytestmark = pytest.mark.xdist_group("nbgrader_loop")  # one worker builds its costly fixture (conftest.py)
 
 LANG = "es"
 SEED = "7"
@@ -102,7 +103,8 @@ def test_build_writes_the_course_and_releases_every_assignment(loop):
 
 
 def test_export_grades_solution_full_release_zero_partial_between(loop):
-    """In the exported CSV, does the solution score full points, the untouched release 0 and the partial one in between?"""
+    """In the exported CSV, does the solution score full points, the untouched release 0 and the
+    partial one in between?"""
     for a in ASSIGNMENTS:
         points = sum(t.points for t in notebooks.grader_tests(a).values())
         assert loop.grades[(a.name, "solved")] == (points, points), a.name
@@ -162,7 +164,8 @@ def test_no_hidden_test_or_solution_code_in_release_or_feedback(loop):
 
 
 def test_rebuild_is_idempotent_and_keeps_submissions_grades_and_feedback(loop):
-    """Does a second build leave source/ and release/ byte-identical and submitted/, autograded/, feedback/ and grades alone?"""
+    """Does a second build leave source/ and release/ byte-identical and submitted/, autograded/,
+    feedback/ and grades alone?"""
     from nbgrader.api import Gradebook
 
     before = {name: _tree(loop.course / name) for name in ("source", "release", "submitted", "autograded", "feedback")}

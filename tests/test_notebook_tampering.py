@@ -5,13 +5,12 @@ import hashlib
 import json
 
 import pytest
+from test_nbgrader_loop import LANG, SEED, TRACEBACK_LINE, _cli
 
 from autograder import course, nbgrader_course, notebook_scan, notebooks, release
 from autograder.notebook_scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
 from autograder.stubs import code_lines, distinctive_solution_lines
-
 from helpers import SOLUTIONS
-from test_nbgrader_loop import LANG, SEED, TRACEBACK_LINE, _cli
 
 INSTALL_TRANSFORMER = "get_ipython().input_transformers_cleanup.append(lambda lines: ['pass\\n'])"
 

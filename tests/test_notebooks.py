@@ -12,8 +12,9 @@ from nbclient import NotebookClient
 
 from autograder import course, notebooks, release
 from autograder.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, distinctive_solution_lines, solution_texts
-
 from helpers import SOLUTIONS
+
+pytestmark = pytest.mark.xdist_group("notebooks")  # one worker builds its costly fixture (conftest.py)
 
 NARRATED = [a for a in course.ASSIGNMENTS if any(notebooks.has_narrative(a, lang) for lang in notebooks.LANGS)]
 CASES = [(a, lang) for a in NARRATED for lang in notebooks.LANGS]
@@ -180,9 +181,11 @@ def test_failures_explain_without_source_and_prerequisites_use_the_reference(bui
     monkeypatch.setenv("COURSE_GRADE_SEED", "5")
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
     nb = nbformat.from_dict(built[("a3_blocks", "en")])
-    _edit(nb, "prereq-a1_attention", "    d_k = q.size(-1)\n", "    raise NotImplementedError()\n    d_k = q.size(-1)\n")
+    _edit(nb, "prereq-a1_attention", "    d_k = q.size(-1)\n",
+          "    raise NotImplementedError()\n    d_k = q.size(-1)\n")
     _edit(nb, "code-feedforward-FeedForward", "return self.linear2(self.dropout(torch.relu(self.linear1(x))))",
-          "import inspect\n        raise RuntimeError(inspect.getsource(scaled_dot_product_attention).split('### BEGIN SOLUTION')[1])")
+          "import inspect\n"
+          "        raise RuntimeError(inspect.getsource(scaled_dot_product_attention).split('### BEGIN SOLUTION')[1])")
     _edit(nb, "code-positional-PositionalEncoding", "return x + self.pe[:T]", "return x + self.pe[:T] + 1")
     _edit(nb, "code-multihead-MultiHeadAttention", "out, weights = scaled_dot_product_attention(q, k, v, mask)",
           "out, weights = torch.nn.functional.scaled_dot_product_attention(q, k, v, mask), None")
@@ -196,7 +199,8 @@ def test_failures_explain_without_source_and_prerequisites_use_the_reference(bui
     for grade_id in hidden:
         text = "\n".join(failed[grade_id].traceback)
         assert "run_grader" not in text and "Traceback" not in text and not any(s in text for s in secrets), text
-    assert "uses torch.nn.functional.scaled_dot_product_attention" in failed["test_multihead-test_parameter_count"].evalue
+    assert ("uses torch.nn.functional.scaled_dot_product_attention"
+            in failed["test_multihead-test_parameter_count"].evalue)
     # With reference code beside the student's, an exception comes back as its type only.
     assert "its message is not shown" in failed["test_feedforward-test_output"].evalue
     assert "off" in failed["test_positional-test_forward_adds_positions"].evalue

@@ -13,7 +13,6 @@ from autograder import course, wire
 from autograder.isolation import namespaces_available
 from autograder.sandbox import SubmissionRefused, read_modules, refuse_shadowing
 from autograder.wire import WireError
-
 from helpers import ROOT, make_submission, run_grade
 
 # A wrong attention that also tries to make itself look right.
@@ -31,7 +30,8 @@ CHEATS = {
         "import sys\nfor _s in (sys.stdout, sys.stderr, sys.__stdout__):\n"
         "    print('PASSED ' * 20, '{\"score\": 100, \"max_score\": 100}', file=_s, flush=True)\n", WRONG),
     "writes its own results.json": (
-        "import json, os\nfor _p in ('results.json', '../results.json', os.environ.get('OUT_GUESS', '') + '/results.json'):\n"
+        "import json, os\n"
+        "for _p in ('results.json', '../results.json', os.environ.get('OUT_GUESS', '') + '/results.json'):\n"
         "    try:\n        open(_p, 'w').write(json.dumps({'score': 100, 'max_score': 100, 'tests': []}))\n"
         "    except OSError:\n        pass\n", WRONG),
     "exits with status 0 at import": ("import os\nos._exit(0)\n", WRONG),
@@ -130,7 +130,8 @@ def test_interpreter_under_tmp_still_runs_student_code(tmp_path):
         "".join(f"import site; site.addsitedir({d!r})\n" for d in site.getsitepackages()))
     out = tmp_path / "out"
     proc = subprocess.run([python, "-m", "autograder", "grade", str(ROOT / "solutions"), "--out", str(out),
-                           "--only", "a1_attention", "--seed", "5"], capture_output=True, text=True, timeout=600, cwd=ROOT)
+                           "--only", "a1_attention", "--seed", "5"],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "isolation: namespace" in proc.stdout, proc.stdout
     results = json.loads((out / "results.json").read_text())
@@ -231,5 +232,6 @@ def test_graders_never_quote_an_expected_errors_message():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FormattedValue):
                 quoted = [n for n in ast.walk(node.value)
-                          if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant) and n.slice.value == "message"]
+                          if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant)
+                          and n.slice.value == "message"]
                 assert not quoted, f"{path.name}:{node.lineno} quotes error['message']; quote error['shown']"

@@ -73,10 +73,12 @@ def test_file_without_markers_is_unchanged():
     [
         ("def f():\n    ### BEGIN SOLUTION\n    return 1\n", "never closed"),
         ("def f():\n    return 1\n    ### END SOLUTION\n", "without a matching BEGIN"),
-        ("def f():\n    ### BEGIN SOLUTION\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n", "inside the region"),
+        ("def f():\n    ### BEGIN SOLUTION\n    ### BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n",
+         "inside the region"),
         ("def f():\n    ## BEGIN SOLUTION\n    return 1\n    ### END SOLUTION\n", "malformed marker"),
         ("### BEGIN SOLUTION\nx = 1\n### END SOLUTION\n", "inside a function body"),
-        ("def f():\n    ### BEGIN SOLUTION\n    # only a comment\n    ### END SOLUTION\n    return 1\n", "empty solution region"),
+        ("def f():\n    ### BEGIN SOLUTION\n    # only a comment\n    ### END SOLUTION\n    return 1\n",
+         "empty solution region"),
         ("def f():\n    ### BEGIN HIDDEN TESTS\n    return 1\n    ### END SOLUTION\n", "without a matching BEGIN"),
     ],
 )

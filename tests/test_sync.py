@@ -8,7 +8,6 @@ import sys
 from autograder import course
 from autograder.stubs import code_lines, distinctive_solution_lines, find_regions, given_code
 from autograder.sync import differences, sync
-
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS
 
 
@@ -20,7 +19,8 @@ def test_committed_assignments_are_up_to_date():
 
 def test_sync_check_cli_reports_staleness(tmp_path):
     """Does `sync --check` exit 1 and name the file when assignments/ was edited by hand?"""
-    clean = subprocess.run([sys.executable, "-m", "autograder", "sync", "--check"], cwd=ROOT, capture_output=True, text=True)
+    clean = subprocess.run([sys.executable, "-m", "autograder", "sync", "--check"], cwd=ROOT,
+                           capture_output=True, text=True)
     assert clean.returncode == 0, clean.stdout + clean.stderr
     # A copy of the checkout with one stub edited by hand.
     for name in ("solutions", "assignments"):

@@ -17,6 +17,8 @@ import torch
 from autograder import course
 from autograder.translator import checkpoint
 
+pytestmark = pytest.mark.xdist_group("translator")  # one worker builds its costly fixture (conftest.py)
+
 # Small enough for CI's 2 cores, large enough to learn the grammar of the embedded corpus.
 SMALL = ["--d-model", "128", "--d-ff", "512", "--num-layers", "2", "--lr", "2e-3"]
 TINY = ["--d-model", "32", "--d-ff", "64", "--num-layers", "1", "--num-heads", "2", "--max-tokens", "1024"]
@@ -136,7 +138,8 @@ def test_word_level_pipeline_of_the_assignment(tmp_path):
     out = tmp_path / "word.pt"
     translator("train", "--tokenizer", "word", "--epochs", "0.3", *TINY, "--out", out)
     state = checkpoint.load(out)
-    assert state["tokenizer"]["kind"] == "word" and state["tokenizer"]["src"][:4] == ["<pad>", "<sos>", "<eos>", "<unk>"]
+    assert (state["tokenizer"]["kind"] == "word"
+            and state["tokenizer"]["src"][:4] == ["<pad>", "<sos>", "<eos>", "<unk>"])
     text = translator("translate", "--checkpoint", out, "Are you tired?").stdout.strip()
     assert text == text.lower()
 

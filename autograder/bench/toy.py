@@ -9,8 +9,9 @@ import time
 import torch
 
 from .. import reference
+from ..tokens import EOS, PAD, SOS
 
-PAD, SOS, EOS, VOCAB = 0, 1, 2, 13
+VOCAB = 13  # the specials and ten digits
 
 
 def batch(generator: torch.Generator, size: int = 64, min_len: int = 4, max_len: int = 10):

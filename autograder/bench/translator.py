@@ -19,8 +19,8 @@ from pathlib import Path
 import torch
 
 from ..translator import corpus
-from ..translator.scores import score
 from ..translator.config import TrainConfig, config_from_args
+from ..translator.scores import score
 from ..translator.train import train
 from ..translator.translate import Translator
 

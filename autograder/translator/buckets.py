@@ -15,7 +15,7 @@ import random
 import torch
 
 from .. import reference
-from .tokenizer import EOS, PAD, SOS
+from ..tokens import EOS, PAD, SOS
 
 
 def token_batches(lengths: list[tuple[int, int]], max_tokens: int, seed: int) -> list[list[int]]:

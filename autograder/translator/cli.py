@@ -9,8 +9,8 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import corpus
-from .scores import score
 from .config import TrainConfig, budget, config_from_args
+from .scores import score
 from .train import train
 from .translate import STRATEGIES, Translator
 

@@ -31,7 +31,8 @@ class Distributed:
     def wrap(self, model, device: torch.device):
         if not self.enabled:
             return model
-        return torch.nn.parallel.DistributedDataParallel(model, device_ids=[device.index] if device.type == "cuda" else None)
+        return torch.nn.parallel.DistributedDataParallel(model,
+                                                         device_ids=[device.index] if device.type == "cuda" else None)
 
     def agree(self, progress: float, stop: bool, device) -> tuple[float, bool]:
         """Every process uses process 0's clock, so learning rates and the last step match."""

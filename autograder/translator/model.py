@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from .. import reference
-from . import tokenizer
+from ..tokens import PAD
 from .config import TrainConfig
 
 
@@ -32,7 +32,7 @@ def build_model(config: TrainConfig, tok):
     model_config = t.TransformerConfig(
         src_vocab_size=tok.src_vocab_size, tgt_vocab_size=tok.tgt_vocab_size, d_model=config.d_model,
         num_heads=config.num_heads, num_layers=config.num_layers, d_ff=config.d_ff, dropout=config.dropout,
-        max_len=config.max_len, pad_id=tokenizer.PAD, norm_first=True, tie_weights=True,
+        max_len=config.max_len, pad_id=PAD, norm_first=True, tie_weights=True,
     )
     model = t.Transformer(model_config)
     if tok.shared_vocab:  # one subword vocabulary: the source embedding is the target's too

@@ -17,8 +17,8 @@ from __future__ import annotations
 import io
 
 from .. import reference
+from ..tokens import EOS, PAD, SOS, UNK
 
-PAD, SOS, EOS, UNK = 0, 1, 2, 3
 KINDS = ("subword", "word")
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 from .. import reference
+from ..tokens import PAD
 from . import buckets, checkpoint, corpus, curves, tokenizer
 from .config import TrainConfig, corpus_path
 from .distributed import Distributed
@@ -45,7 +46,8 @@ class Data:
 
 def prepare(config: TrainConfig, tok, train_pairs, valid_pairs) -> Data:
     src, tgt = tok.encode_src([s for s, _ in train_pairs]), tok.encode_tgt([t for _, t in train_pairs])
-    keep = [i for i in range(len(src)) if src[i] and 0 < len(tgt[i]) and max(len(src[i]), len(tgt[i]) + 2) <= config.max_len]
+    keep = [i for i in range(len(src))
+            if src[i] and 0 < len(tgt[i]) and max(len(src[i]), len(tgt[i]) + 2) <= config.max_len]
     skipped = len(src) - len(keep)
     return Data([src[i] for i in keep], [tgt[i] for i in keep], valid_pairs, skipped)
 
@@ -218,9 +220,9 @@ class Trainer:
         src, tgt = src.to(self.dev, non_blocking=True), tgt.to(self.dev, non_blocking=True)
         self.net.train()
         with self.autocast:
-            loss = self.training.train_step(self.net, src, tgt, self.optimizer, tokenizer.PAD,
+            loss = self.training.train_step(self.net, src, tgt, self.optimizer, PAD,
                                             self.config.label_smoothing, self.config.clip_norm)
-        n_tokens = int((src != tokenizer.PAD).sum() + (tgt != tokenizer.PAD).sum()) * self.ddp.world_size
+        n_tokens = int((src != PAD).sum() + (tgt != PAD).sum()) * self.ddp.world_size
         return loss, n_tokens
 
 
@@ -233,7 +235,7 @@ def validation(model, tok, valid_pairs, config, device, sample: int = 200) -> di
     src, tgt = [src[i] for i in keep], [tgt[i] for i in keep]
     batches = [tuple(x.to(device) for x in buckets.make_batch(src, tgt, b))
                for b in buckets.token_batches([(len(s), len(t) + 2) for s, t in zip(src, tgt)], 4096, 0)]
-    loss = training.evaluate(model, batches, tokenizer.PAD) if batches else float("nan")
+    loss = training.evaluate(model, batches, PAD) if batches else float("nan")
     chosen = valid_pairs[:sample]
     hyps = tok.decode_tgt(translate_ids(model, tok.encode_src([s for s, _ in chosen]), device, config.max_len))
     bleu = score(hyps, [t for _, t in chosen]).bleu.score if chosen else float("nan")

@@ -12,6 +12,7 @@ import sys
 import torch
 
 from .. import reference
+from ..tokens import EOS, PAD, SOS
 from . import checkpoint, tokenizer
 from .config import TrainConfig
 from .model import build_model, pick_device
@@ -35,11 +36,11 @@ def translate_ids(model, rows: list[list[int]], device, max_len: int, strategy: 
     for start in range(0, len(order), batch_size):
         chunk = order[start:start + batch_size]
         S = max(len(rows[i]) for i in chunk)
-        src = torch.full((len(chunk), S), tokenizer.PAD, dtype=torch.long)
+        src = torch.full((len(chunk), S), PAD, dtype=torch.long)
         for r, i in enumerate(chunk):
             src[r, : len(rows[i])] = torch.tensor(rows[i], dtype=torch.long)
-        ids = decoding.decode(model, src.to(device), strategy, output_budget(S, max_len), tokenizer.SOS,
-                              tokenizer.EOS, tokenizer.PAD, **decode_kwargs)
+        ids = decoding.decode(model, src.to(device), strategy, output_budget(S, max_len), SOS,
+                              EOS, PAD, **decode_kwargs)
         for r, i in enumerate(chunk):
             out[i] = ids[r].tolist()
     return out

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import course
-
 from helpers import Graded, make_submission, run_grade
 
 SEEDS = (1, 2, 3, 4, 5)  # every mutant is graded at each of these seeds, in one run

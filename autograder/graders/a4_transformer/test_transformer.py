@@ -10,8 +10,15 @@ import torch
 
 from autograder import checks, reference
 from autograder.graders.a4_transformer.layer_mistakes import mistake_specs
-from autograder.graders.a4_transformer.model_mistakes import (DECODE_MISTAKES, ENCODE_MISTAKES, embed, mistakes,
-                                                              variant_decode, variant_encode, with_layer_mistake)
+from autograder.graders.a4_transformer.model_mistakes import (
+    DECODE_MISTAKES,
+    ENCODE_MISTAKES,
+    embed,
+    mistakes,
+    variant_decode,
+    variant_encode,
+    with_layer_mistake,
+)
 
 MODEL = "transformer.Transformer"
 CONFIG = "transformer.TransformerConfig"

@@ -11,8 +11,7 @@ import torch
 from autograder import checks, reference
 from autograder.checks import Mistake
 from autograder.graders.a5_decoding.distributions import recognise_all
-
-PAD, SOS, EOS = 0, 1, 2
+from autograder.tokens import EOS, PAD, SOS
 
 
 def model_and_spec(rng, tgt_vocab=None, eos_bias=0.0, sharpness=1.0):

@@ -14,9 +14,20 @@ import torch
 from autograder import checks
 from autograder.checks import CheckFailure
 from autograder.graders.a5_decoding import distributions as dist
-from autograder.graders.a5_decoding.decoders import (BEAM_MISTAKES, EOS, PAD, SOS, Beams, best_by_brute_force,
-                                                     differs, equal_naming, greedy, greedy_mistakes, model_and_spec,
-                                                     source)
+from autograder.graders.a5_decoding.decoders import (
+    BEAM_MISTAKES,
+    EOS,
+    PAD,
+    SOS,
+    Beams,
+    best_by_brute_force,
+    differs,
+    equal_naming,
+    greedy,
+    greedy_mistakes,
+    model_and_spec,
+    source,
+)
 
 ALPHAS = [round(0.1 * i, 1) for i in range(1, 21)]  # length penalties a test may pick from
 

@@ -7,7 +7,7 @@ Spanish accents and ñ, which clean_text keeps.
 
 import torch
 
-from autograder import checks, reference
+from autograder import checks, reference, tokens
 
 SOURCE_SOUNDS = ("bdfgklmnprstvz", "aeiou")
 TARGET_SOUNDS = ("bcdlmnñprst", "aeiouáéó")
@@ -41,14 +41,14 @@ def model_and_spec(rng: torch.Generator, src_vocab_size: int, tgt_vocab_size: in
     the same model in the student's process. Small sizes; ``overrides`` change the config."""
     t = reference.load("transformer")
     config = dict(src_vocab_size=src_vocab_size, tgt_vocab_size=tgt_vocab_size, d_model=16, num_heads=2,
-                  num_layers=2, d_ff=32, dropout=0.0, max_len=24, pad_id=0,
+                  num_layers=2, d_ff=32, dropout=0.0, max_len=24, pad_id=tokens.PAD,
                   norm_first=bool(checks.randint(rng, 0, 1)))
     config.update(overrides)
     torch.manual_seed(checks.randint(rng, 0, 2**31))
     model = t.Transformer(t.TransformerConfig(**config)).to(getattr(torch, dtype))
     with torch.no_grad():
-        model.generator.bias[2] += eos_bias  # <eos> is id 2: rows finish at different steps
-        model.generator.bias[3] += unk_bias  # <unk> is id 3
+        model.generator.bias[tokens.EOS] += eos_bias  # rows finish at different steps
+        model.generator.bias[tokens.UNK] += unk_bias
     spec = {"target": "transformer.Transformer", "config": ["transformer.TransformerConfig", config],
             "state": {n: p.detach().clone() for n, p in model.named_parameters()}, "dtype": dtype}
     return model, spec

@@ -41,16 +41,22 @@ process's on every sentence of every one of them.
 import pytest
 import torch
 
-from autograder import checks, reference
+from autograder import checks, reference, tokens
 from autograder.graders.a6_translator import variants
-from autograder.graders.a6_translator.helpers import (SOURCE_SOUNDS, TARGET_SOUNDS, made_up, model_and_spec,
-                                                      source_batch, target_batch)
+from autograder.graders.a6_translator.helpers import (
+    SOURCE_SOUNDS,
+    TARGET_SOUNDS,
+    made_up,
+    model_and_spec,
+    source_batch,
+    target_batch,
+)
 
 WORDS, TRAIN, TEST, EPOCHS, BATCH, LR, THRESHOLD = 10, 1000, 40, 10, 32, 3e-3, 0.8
 ITEMS = 5  # dataset items and cleaned test sentences that come back for the diagnostics
 PROBE_MOMENTUM = 0.5
 MAY_DIFFER = 4  # of the student's own translations from this process's (room for float noise)
-SPECIALS = ["<pad>", "<sos>", "<eos>", "<unk>"]
+SPECIALS = list(tokens.SPECIALS)
 LIMIT = 90  # seconds for the whole run in the student's process; the reference needs about 3
 
 
