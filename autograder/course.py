@@ -14,9 +14,6 @@ GRADERS_DIR = PACKAGE_DIR / "graders"
 class Assignment:
     # Folder name under solutions/, assignments/, autograder/graders/ and source_data/.
     name: str
-    # Title shown to students, in English and Spanish.
-    title_en: str
-    title_es: str
     # Student modules (file stems in the assignment folder), in the order they are taught.
     modules: tuple[str, ...]
     # Forbidden shortcuts: module -> attribute names that module may not reference, because
@@ -36,45 +33,33 @@ _TORCH_TRANSFORMER = ("Transformer", "TransformerEncoder", "TransformerDecoder",
 ASSIGNMENTS: tuple[Assignment, ...] = (
     Assignment(
         name="a1_attention",
-        title_en="Scaled dot-product attention and masks",
-        title_es="Atención de producto escalado y máscaras",
         modules=("masks", "attention"),
         forbidden={"masks": _SDPA, "attention": _SDPA},
     ),
     Assignment(
         name="a2_layernorm",
-        title_en="Layer normalisation from scratch",
-        title_es="Normalización de capa desde cero",
         modules=("layernorm",),
         forbidden={"layernorm": _LAYERNORM},
     ),
     Assignment(
         name="a3_blocks",
-        title_en="Positional encoding, multi-head attention, feed-forward",
-        title_es="Codificación posicional, atención multicabeza, red feed-forward",
         modules=("positional", "multihead", "feedforward"),
         forbidden={"positional": _SDPA, "multihead": _SDPA, "feedforward": _SDPA},
         requires=("a1_attention",),
     ),
     Assignment(
         name="a4_transformer",
-        title_en="Encoder and decoder layers, the full Transformer",
-        title_es="Capas de codificador y decodificador, el Transformer completo",
         modules=("layers", "transformer"),
         forbidden={"layers": _SDPA + _TORCH_TRANSFORMER, "transformer": _SDPA + _TORCH_TRANSFORMER},
         requires=("a1_attention", "a2_layernorm", "a3_blocks"),
     ),
     Assignment(
         name="a5_decoding",
-        title_en="Decoding: greedy, temperature, top-k, top-p and beam search",
-        title_es="Decodificación: voraz, temperatura, top-k, top-p y búsqueda en haz",
         modules=("sampling", "decoding", "beam"),
         requires=("a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer"),
     ),
     Assignment(
         name="a6_translator",
-        title_en="An English-to-Spanish translator: data, vocabulary, training, translation",
-        title_es="Un traductor de inglés a español: datos, vocabulario, entrenamiento, traducción",
         modules=("preprocessing", "vocab", "batching", "training", "translation"),
         requires=("a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer", "a5_decoding"),
     ),

@@ -65,7 +65,7 @@ def attend(q, k, v):
     return F.scaled_dot_product_attention(q, k, v)
 '''
 
-ASSIGNMENT = Assignment(name="zz_toy", title_en="toy", title_es="juguete", modules=("toy", "cheat"),
+ASSIGNMENT = Assignment(name="zz_toy", modules=("toy", "cheat"),
                         forbidden={"cheat": ("scaled_dot_product_attention",)})
 LINE = {"target": "toy.Line"}
 
