@@ -51,6 +51,7 @@ import tempfile
 from pathlib import Path
 
 from . import course, notebook_scan, notebooks
+from .sync import mirror
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
@@ -144,31 +145,15 @@ def _write_config(course_dir: Path) -> None:
     path.write_text(CONFIG_TEXT, encoding="utf-8")
 
 
-def _sync_folder(folder: Path, files: dict[str, bytes]) -> None:
-    """Make ``folder`` hold exactly ``files`` (relative name -> bytes), touching only what changed."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for rel, data in files.items():
-        target = folder / rel
-        if not target.is_file() or target.read_bytes() != data:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-    for path in sorted(folder.rglob("*"), reverse=True):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_file() and rel not in files:
-            path.unlink()
-        elif path.is_dir() and not any(path.iterdir()):
-            path.rmdir()
-
-
-def source_files(assignment: course.Assignment, lang: str) -> dict[str, bytes]:
+def source_files(assignment: course.Assignment, lang: str) -> dict[Path, bytes]:
     """``source/<assignment>/`` of a course in ``lang``: the notebook and its data files."""
     import nbformat
 
     nb = notebooks.build(assignment, lang)
-    files = {notebooks.notebook_name(assignment): (nbformat.writes(nb) + "\n").encode("utf-8")}
+    files = {Path(notebooks.notebook_name(assignment)): (nbformat.writes(nb) + "\n").encode("utf-8")}
     data = course.data_dir() / assignment.name
     for path in notebooks.data_files(assignment):
-        files[path.relative_to(data).as_posix()] = path.read_bytes()
+        files[path.relative_to(data)] = path.read_bytes()
     return files
 
 
@@ -194,7 +179,7 @@ def build(course_dir: Path, lang: str = "es", log=print) -> list[str]:
                 path = notebooks.narrative_path(assignment, lang).relative_to(course.course_root())
                 log(f"skip {assignment.name}: no narrative in {lang!r} yet ({path})")
                 continue
-            _sync_folder(course_dir / "source" / assignment.name, source_files(assignment, lang))
+            mirror(course_dir / "source" / assignment.name, source_files(assignment, lang))
             _nbgrader(course_dir, env, "generate_assignment", assignment.name, "--force")
             released.append(assignment.name)
             log(f"{assignment.name}: {_points(assignment):g} points, "

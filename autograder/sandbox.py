@@ -17,7 +17,6 @@ import select
 import shutil
 import signal
 import stat
-import struct
 import subprocess
 import sys
 import tempfile
@@ -265,9 +264,10 @@ class StudentProcess:
         return f"the process exited with status {code} before answering"
 
     def _read_reply(self, deadline: float):
-        (n,) = struct.unpack(">Q", self._read_exact(8, deadline))
-        if n > wire.MAX_FRAME_BYTES:
-            raise StudentFailure("protocol", f"a reply of {n} bytes is larger than allowed")
+        try:
+            n = wire.frame_length(self._read_exact(wire.HEADER.size, deadline))
+        except wire.WireError as exc:
+            raise StudentFailure("protocol", f"the reply is refused ({exc})") from None
         data = self._read_exact(n, deadline)
         try:
             return wire.decode(data)
@@ -277,7 +277,7 @@ class StudentProcess:
             raise StudentFailure("protocol", f"the reply could not be decoded ({type(exc).__name__})") from None
 
     def _write(self, payload: bytes, deadline: float) -> None:
-        data = memoryview(struct.pack(">Q", len(payload)) + payload)
+        data = memoryview(wire.frame(payload))
         while data:
             remaining = deadline - time.monotonic()
             if remaining <= 0:

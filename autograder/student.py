@@ -32,7 +32,7 @@ from pathlib import Path
 
 import torch
 
-from . import course, forbidden
+from . import course, forbidden, wire
 from .checks import CheckFailure
 from .course import Assignment
 from .harness import SCRIPT_TORCH, forbidden_name
@@ -261,7 +261,7 @@ class Student:
         """With reference code in the student's process, the names of unsupported objects
         are free text too: only built-in type names stay; and long strings are noted, so
         that feedback quotes only their beginning (:meth:`shorten_quotes`)."""
-        if not self.prerequisites or depth > 64:
+        if not self.prerequisites or depth > wire.MAX_DEPTH:
             return value
         if isinstance(value, Unsupported):
             return value if value.type_name in _KNOWN_VALUE_TYPES else Unsupported("object")

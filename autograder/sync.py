@@ -52,20 +52,26 @@ def differences(src: Path, dst: Path) -> list[str]:
     return problems
 
 
-def sync(src: Path, dst: Path) -> list[str]:
-    """Write assignments/; return the relative paths written or removed."""
-    want = expected_tree(src)
+def mirror(folder: Path, files: dict[Path, bytes]) -> list[str]:
+    """Make ``folder`` hold exactly ``files`` (relative path -> bytes; caches aside),
+    touching only what changed; returns the "wrote <path>" and "removed <path>" lines."""
     changed = []
-    for rel, data in want.items():
-        target = dst / rel
+    for rel, data in files.items():
+        target = folder / rel
         if not target.is_file() or target.read_bytes() != data:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
             changed.append(f"wrote {rel}")
-    if dst.is_dir():
-        for path in _sources(dst):
-            rel = path.relative_to(dst)
-            if rel not in want:
-                path.unlink()
-                changed.append(f"removed {rel}")
+    for path in _sources(folder) if folder.is_dir() else []:
+        rel = path.relative_to(folder)
+        if rel not in files:
+            path.unlink()
+            changed.append(f"removed {rel}")
+            if not any(path.parent.iterdir()) and path.parent != folder:
+                path.parent.rmdir()
     return changed
+
+
+def sync(src: Path, dst: Path) -> list[str]:
+    """Write assignments/; return the relative paths written or removed."""
+    return mirror(dst, expected_tree(src))

@@ -161,9 +161,23 @@ def decode(data: bytes):
 # ----------------------------------------------------------------------------- frames
 
 
+HEADER = struct.Struct(">Q")  # a frame's length
+
+
+def frame(payload: bytes) -> bytes:
+    return HEADER.pack(len(payload)) + payload
+
+
+def frame_length(header: bytes) -> int:
+    """The length a frame's header announces, refused above ``MAX_FRAME_BYTES``."""
+    (n,) = HEADER.unpack(header)
+    if n > MAX_FRAME_BYTES:
+        raise WireError(f"message of {n} bytes is larger than the {MAX_FRAME_BYTES} allowed")
+    return n
+
+
 def write_frame(fd: int, payload: bytes) -> None:
-    data = struct.pack(">Q", len(payload)) + payload
-    view = memoryview(data)
+    view = memoryview(frame(payload))
     while view:
         n = os.write(fd, view)
         view = view[n:]
@@ -181,7 +195,4 @@ def read_exact(fd: int, n: int) -> bytes:
 
 
 def read_frame(fd: int) -> bytes:
-    (n,) = struct.unpack(">Q", read_exact(fd, 8))
-    if n > MAX_FRAME_BYTES:
-        raise WireError(f"message of {n} bytes is larger than the {MAX_FRAME_BYTES} allowed")
-    return read_exact(fd, n)
+    return read_exact(fd, frame_length(read_exact(fd, HEADER.size)))
