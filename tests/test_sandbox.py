@@ -97,7 +97,10 @@ def test_student_code_sees_no_graders_no_network_no_grading_process(tmp_path):
         "import os, socket\n"
         "def causal_mask(T, device=None):\n"
         "    import torch\n"
-        f"    graders = os.listdir({str(ROOT / 'autograder')!r})\n"
+        "    try:\n"
+        f"        graders = os.listdir({str(ROOT / 'autograder')!r})\n"
+        "    except FileNotFoundError:\n"  # a checkout under /tmp: the private /tmp has no trace of it
+        "        graders = 'absent'\n"
         "    procs = [p for p in os.listdir('/proc') if p.isdigit()]\n"
         "    try:\n"
         "        socket.create_connection(('127.0.0.1', 9), timeout=1)\n"
@@ -109,7 +112,7 @@ def test_student_code_sees_no_graders_no_network_no_grading_process(tmp_path):
     sub = make_submission(tmp_path / "sub", files={"a1_attention/masks.py": probe})
     g = run_grade(sub, tmp_path / "out", "--only", "a1_attention", "--seed", "2", "--isolation", "namespace")
     [out] = [t["output"] for n, t in g.tests("a1_attention").items() if n.startswith("Is causal_mask")]
-    assert "graders=[]" in out, out
+    assert "graders=[]" in out or "graders=absent" in out, out
     assert "ppid=0" in out, out  # the grading process is outside this PID namespace
     assert "net=up" not in out, out
 
