@@ -102,3 +102,13 @@ def get(name: str) -> Assignment:
     except KeyError:
         known = ", ".join(BY_NAME)
         raise KeyError(f"unknown assignment {name!r}; the course has: {known}") from None
+
+
+def module_owners() -> dict[str, Assignment]:
+    """Module stem -> the assignment whose solutions/ folder holds it."""
+    owner = {}
+    for a in ASSIGNMENTS:
+        for path in sorted((solutions_dir() / a.name).glob("*.py")):
+            if not path.name.startswith("test_") and path.name != "conftest.py":
+                owner.setdefault(path.stem, a)
+    return owner

@@ -51,13 +51,13 @@ import tempfile
 from pathlib import Path
 
 from . import course, notebook_scan, notebooks
+from .grader_rules import SEED_VARIABLE
 from .sync import mirror
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
 CELL_TIMEOUT = 300  # seconds per cell when autograding; each grader call has its own limit
 STEP_TIMEOUT = 3600  # seconds for one nbgrader command
-SEED_VARIABLE = "COURSE_GRADE_SEED"  # the hidden tests' seed, read in the kernels
 COURSE_ID = "transformer-course"
 STAGING = ".autograde-staging"  # DIR/STAGING/submitted: what `nbgrader autograde` reads
 NOTE = "note"  # the column grades.csv gets: why a submission was refused

@@ -48,7 +48,6 @@ import importlib
 import importlib.util
 import inspect
 import io
-import json
 import linecache
 import os
 import secrets
@@ -59,14 +58,13 @@ from pathlib import Path
 
 import torch
 
-from . import course, forbidden, harness, reference, wire
+from . import course, forbidden, grader_rules, harness, reference, wire
 from .checks import CheckFailure
 from .course import Assignment
+from .grader_rules import SEED_VARIABLE
 from .isolation import DEFAULT_TIMEOUT
-from .nbgrader_course import SEED_VARIABLE
 from .notebook_scan import REFUSED_NAME
-from .notebooks import _module_owner, prerequisites
-from .pytest_plugin import derive_seed
+from .notebooks import prerequisites
 from .sandbox import StudentFailure
 from .stubs import NOT_IMPLEMENTED
 from .student import Student
@@ -117,7 +115,7 @@ def _quiet():
 @functools.lru_cache(maxsize=None)
 def _local_modules(name: str) -> frozenset[str]:
     """Module stems whose definitions live in the notebook of assignment ``name``."""
-    return frozenset(stem for stem, owner in _module_owner().items() if owner.name == name)
+    return frozenset(stem for stem, owner in course.module_owners().items() if owner.name == name)
 
 
 @functools.lru_cache(maxsize=None)
@@ -194,7 +192,7 @@ class LocalStudent(Student):
                     f"the notebook defines no {parts[0]!r}; keep the names from the exercise cells"
                 )
             obj = self.namespace[parts[0]]
-        elif module in _module_owner() and _module_owner()[module].name in self.assignment.requires:
+        elif module in course.module_owners() and course.module_owners()[module].name in self.assignment.requires:
             obj = getattr(reference.load(module), parts[0])
         else:
             raise self._local.harness.HarnessError(f"{target!r} is not a name of {self.assignment.name}")
@@ -248,16 +246,6 @@ def _run_seed() -> int:
     return int(value) if value else secrets.randbits(31)
 
 
-def _grader(nodeid: str):
-    """The grader function and its markers, from ``"<assignment>/<file>::<test>"``."""
-    path, _, function = nodeid.partition("::")
-    name, _, file = path.partition("/")
-    module = importlib.import_module(f"autograder.graders.{name}.{file.removesuffix('.py')}")
-    fn = getattr(module, function)
-    marks = {m.name: m for m in getattr(fn, "pytestmark", [])}
-    return course.get(name), fn, marks
-
-
 def run_grader(nodeid: str, namespace: dict) -> None:
     """Run one hidden grader test against the notebook's ``namespace`` (pass ``globals()``).
 
@@ -270,14 +258,15 @@ def run_grader(nodeid: str, namespace: dict) -> None:
         raise GradingFailure(refused)
     student = None
     try:
-        assignment, fn, marks = _grader(nodeid)
+        fn = grader_rules.load(nodeid)
+        rules = grader_rules.describe(nodeid, fn)
+        assignment = course.get(nodeid.partition("/")[0])
         use_reference_prerequisites(assignment, namespace)
-        timeout = float(marks["request_timeout"].args[0]) if "request_timeout" in marks else DEFAULT_TIMEOUT
-        student = LocalStudent(assignment, namespace, timeout=timeout)
+        student = LocalStudent(assignment, namespace, timeout=rules.timeout or DEFAULT_TIMEOUT)
         fixtures = {
             "student": student,
-            "rng": torch.Generator().manual_seed(derive_seed(_run_seed(), nodeid)),
-            "course_data": lambda rel: json.loads((course.data_dir() / rel).read_text(encoding="utf-8")),
+            "rng": torch.Generator().manual_seed(grader_rules.derive_seed(_run_seed(), nodeid)),
+            "course_data": grader_rules.course_data,
         }
         kwargs = {name: fixtures[name] for name in inspect.signature(fn).parameters}
         threads = torch.get_num_threads()
@@ -292,8 +281,7 @@ def run_grader(nodeid: str, namespace: dict) -> None:
         message = str(exc)
     except BaseException as exc:  # a grader that could not run: never show its traceback
         kind = type(exc).__name__
-        message = (f"internal grader error ({kind}); this is not your fault, please report it\n"
-                   f"error interno del corrector ({kind}); no es culpa tuya, por favor avisa")
+        message = grader_rules.internal_error(kind)
     finally:
         if student is not None:
             student.close()

@@ -40,8 +40,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import course
+from . import course, grader_rules
 from .course import Assignment
+from .grader_rules import GraderTest
 from .stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, make_stub
 
 LANGS = ("es", "en")
@@ -103,16 +104,6 @@ def data_files(assignment: Assignment) -> list[Path]:
     folder = course.data_dir() / assignment.name
     return (sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
             if folder.is_dir() else [])
-
-
-def _module_owner() -> dict[str, Assignment]:
-    """Module stem -> the assignment whose solutions/ folder holds it."""
-    owner = {}
-    for a in course.ASSIGNMENTS:
-        for path in sorted((course.solutions_dir() / a.name).glob("*.py")):
-            if not path.name.startswith("test_") and path.name != "conftest.py":
-                owner.setdefault(path.stem, a)
-    return owner
 
 
 @dataclass
@@ -223,7 +214,7 @@ def prerequisites(assignment: Assignment, extra=None) -> list[tuple[Assignment, 
     and follows the definitions they need (a target_mask needs padding_mask and
     causal_mask), within the assignments listed in ``requires``.
     """
-    owner = _module_owner()
+    owner = course.module_owners()
     earlier = set(assignment.requires)
     loaded: dict[str, _Module] = {}
 
@@ -272,36 +263,15 @@ def prerequisites(assignment: Assignment, extra=None) -> list[tuple[Assignment, 
     return out
 
 
-@dataclass(frozen=True)
-class GraderTest:
-    nodeid: str  # "a1_attention/test_masks.py::test_causal_mask", as pytest names it
-    points: float
-    question_en: str
-    question_es: str
-
-
 def grader_tests(assignment: Assignment) -> dict[str, GraderTest]:
-    """The assignment's hidden grader tests, read (not imported) from their source."""
-    found = {}
-    for path in sorted((course.GRADERS_DIR / assignment.name).glob("test_*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for node in tree.body:
-            if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test")):
-                continue
-            points = None
-            for dec in node.decorator_list:
-                if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "points"
-                        and dec.args and isinstance(dec.args[0], ast.Constant)):
-                    points = float(dec.args[0].value)
-                if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute) and dec.func.attr == "parametrize":
-                    raise NotebookError(f"{path.name}::{node.name} is parametrized; "
-                                        "a notebook cell runs one grader test")
-            if points is None:
-                raise NotebookError(f"{path.name}::{node.name} has no @pytest.mark.points(n)")
-            doc = (ast.get_docstring(node) or node.name).strip().split("\n")[0]
-            en, _, es = doc.partition(" / ")
-            nodeid = f"{assignment.name}/{path.name}::{node.name}"
-            found[nodeid] = GraderTest(nodeid, points, en.strip(), (es or en).strip())
+    """The assignment's hidden grader tests, one notebook cell each (so none may be parametrized)."""
+    try:
+        found = grader_rules.grader_tests(assignment)
+    except ValueError as exc:  # a grader test without its points
+        raise NotebookError(str(exc)) from None
+    for nodeid in found:
+        if "parametrize" in grader_rules.marks(grader_rules.load(nodeid)):
+            raise NotebookError(f"{nodeid} is parametrized; a notebook cell runs one grader test")
     return found
 
 
@@ -331,7 +301,7 @@ class _Builder:
         self.path = path
         self.cells = []
         self.ids: set[str] = set()
-        self.owner = _module_owner()
+        self.owner = course.module_owners()
         self.graders = grader_tests(assignment)
         self.used_tests: dict[str, int] = {}
         self.code_modules: list[str] = []  # modules the code directives take definitions from

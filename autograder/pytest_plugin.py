@@ -14,14 +14,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
 import torch
 
-from . import course
+from . import course, grader_rules
 from .checks import CheckFailure
 from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from .student import Student
@@ -98,11 +97,6 @@ def _request_timeout(request):
     handle.timeout = before
 
 
-def derive_seed(run_seed: int, nodeid: str) -> int:
-    digest = hashlib.sha256(f"{run_seed}:{nodeid}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
-
-
 def _seeds(config) -> list[int]:
     text = config.getoption("--grade-seeds")
     return [int(s) for s in text.split(",") if s.strip()] if text else []
@@ -124,21 +118,13 @@ def grade_seed(request) -> int:
 def rng(request, grade_seed):
     # The test's id without the seed parameter: seed N of a several-seed run draws the
     # same inputs as a run with --grade-seed N.
-    seed = derive_seed(grade_seed, request.node.nodeid.split("[")[0])
+    seed = grader_rules.derive_seed(grade_seed, request.node.nodeid.split("[")[0])
     return torch.Generator().manual_seed(seed)
 
 
 @pytest.fixture(scope="session")
 def course_data():
-    def load(relative):
-        return json.loads((course.data_dir() / relative).read_text(encoding="utf-8"))
-
-    return load
-
-
-def _title(item) -> str:
-    doc = (item.function.__doc__ or "").strip().splitlines()
-    return doc[0].strip() if doc else item.name
+    return grader_rules.course_data
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -152,7 +138,8 @@ def pytest_runtest_makereport(item, call):
         return
     points = float(item.get_closest_marker("points").args[0])
     seed = getattr(item, "callspec", None) and item.callspec.params.get("grade_seed")
-    name = _title(item) if seed is None else f"{_title(item)} [seed {seed}]"
+    title = grader_rules.first_line(item.function)
+    name = title if seed is None else f"{title} [seed {seed}]"
     record = {"id": item.nodeid, "name": name, "max_score": points, "score": 0.0,
               "output": "", "internal_error": False}
     if report.passed:
@@ -165,10 +152,7 @@ def pytest_runtest_makereport(item, call):
         record["output"] = output[:2000]
     else:
         kind = call.excinfo.typename if call.excinfo is not None else report.outcome
-        record["output"] = (
-            f"internal grader error ({kind}); this is not your fault, please report it\n"
-            f"error interno del corrector ({kind}); no es culpa tuya, por favor avisa"
-        )
+        record["output"] = grader_rules.internal_error(kind)
         record["internal_error"] = True
     results[item.nodeid] = record
 

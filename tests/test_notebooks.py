@@ -4,7 +4,6 @@ the hidden test cells that run the pytest graders in the kernel (notebook_gradin
 import importlib
 import re
 import shutil
-import warnings
 
 import nbformat
 import pytest
@@ -95,9 +94,7 @@ def test_hidden_cells_call_every_grader_once_for_its_points(built):
             cells[calls[0]] = cell.metadata["nbgrader"]["points"]
         graders = {}
         for path in sorted((course.GRADERS_DIR / name).glob("test_*.py")):
-            with warnings.catch_warnings():  # the points mark is registered by the graders' own plugin
-                warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
-                module = importlib.import_module(f"autograder.graders.{name}.{path.stem}")
+            module = importlib.import_module(f"autograder.graders.{name}.{path.stem}")
             for attr, fn in vars(module).items():
                 if attr.startswith("test_") and callable(fn):
                     marks = [m for m in getattr(fn, "pytestmark", []) if m.name == "points"]

@@ -9,7 +9,6 @@ import dataclasses
 import importlib
 import inspect
 import re
-import warnings
 from pathlib import Path
 
 import pytest
@@ -86,9 +85,7 @@ def unimportable_graders(assignments) -> list[str]:
             problems.append(f"{a.name}: graders folder without __init__.py")
         for path in files:
             try:
-                with warnings.catch_warnings():  # its markers are registered by the grading plugin, not here
-                    warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
-                    importlib.import_module(f"autograder.graders.{a.name}.{path.stem}")
+                importlib.import_module(f"autograder.graders.{a.name}.{path.stem}")
             except Exception as exc:
                 problems.append(f"{a.name}/{path.name}: {exc.__class__.__name__}: {exc}")
     return problems
@@ -152,3 +149,20 @@ def test_duplicate_module_names_are_reported(tmp_path):
 def test_token_ids_that_disagree_are_reported():
     """Is an id of tokens.py that the solutions do not use reported?"""
     assert inconsistent_token_ids((0, 2, 1, 3))
+
+
+def _package_imports(path: Path) -> set[str]:
+    """The autograder modules that ``path`` (a module of the package) imports."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            found |= {node.module} if node.module else {alias.name for alias in node.names}
+    return found
+
+
+def test_kernel_grading_stays_off_the_instructor_side():
+    """Does the code that grades inside a student's kernel read the graders' rules from
+    grader_rules, without the pytest plugin or the nbgrader build?"""
+    imported = _package_imports(ROOT / "autograder" / "notebook_grading.py")
+    assert "grader_rules" in imported
+    assert not imported & {"pytest_plugin", "nbgrader_course"}, imported
