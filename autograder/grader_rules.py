@@ -30,6 +30,7 @@ class GraderTest:
     timeout: float | None  # per request, when the test sets its own
     question_en: str
     question_es: str
+    parametrized: bool  # @pytest.mark.parametrize: several cases, so no single notebook cell
 
 
 def derive_seed(run_seed: int, nodeid: str) -> int:
@@ -68,7 +69,7 @@ def describe(nodeid: str, fn) -> GraderTest:
     timeout = found.get("request_timeout")
     en, _, es = first_line(fn).partition(" / ")
     return GraderTest(nodeid, float(found["points"].args[0]), float(timeout.args[0]) if timeout else None,
-                      en.strip(), (es or en).strip())
+                      en.strip(), (es or en).strip(), "parametrize" in found)
 
 
 def load(nodeid: str):

@@ -186,13 +186,14 @@ class LocalStudent(Student):
     def _resolve(self, target: str):
         module, _, qualname = target.partition(".")
         parts = qualname.split(".")
+        owner = course.module_owners().get(module)
         if module in self.local_modules:
             if parts[0] not in self.namespace:
                 raise self._local.harness.HarnessError(
                     f"the notebook defines no {parts[0]!r}; keep the names from the exercise cells"
                 )
             obj = self.namespace[parts[0]]
-        elif module in course.module_owners() and course.module_owners()[module].name in self.assignment.requires:
+        elif owner is not None and owner.name in self.assignment.requires:
             obj = getattr(reference.load(module), parts[0])
         else:
             raise self._local.harness.HarnessError(f"{target!r} is not a name of {self.assignment.name}")

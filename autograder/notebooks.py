@@ -269,9 +269,9 @@ def grader_tests(assignment: Assignment) -> dict[str, GraderTest]:
         found = grader_rules.grader_tests(assignment)
     except ValueError as exc:  # a grader test without its points
         raise NotebookError(str(exc)) from None
-    for nodeid in found:
-        if "parametrize" in grader_rules.marks(grader_rules.load(nodeid)):
-            raise NotebookError(f"{nodeid} is parametrized; a notebook cell runs one grader test")
+    for test in found.values():
+        if test.parametrized:
+            raise NotebookError(f"{test.nodeid} is parametrized; a notebook cell runs one grader test")
     return found
 
 

@@ -27,7 +27,7 @@ from .stubs import (
     distinctive_solution_lines,
     hints_in,
 )
-from .sync import sync
+from .sync import expected_tree, mirror
 
 MARKER = ".course-release"  # marks a folder this command wrote, so it may replace it
 FILES = Path(__file__).with_name("release_files")
@@ -57,11 +57,11 @@ def build(out: Path, lang: str = "es") -> list[str]:
     if out == root or root in out.parents:
         raise ReleaseError(f"write the release outside the course checkout ({root})")
     _prepare(out)
-    # Into a fresh folder, sync only writes: every line it returns reads "wrote <path>".
-    written = [f"assignments/{line.removeprefix('wrote ')}"
-               for line in sync(course.solutions_dir(), out / "assignments")]
-    for path in (out / "assignments").rglob("*.py"):  # the checkout keeps both languages' hints
-        path.write_text(hints_in(path.read_text(encoding="utf-8"), lang), encoding="utf-8")
+    # What sync writes, with the hints of one language (the checkout keeps both). Into a
+    # fresh folder mirror only writes: every line it returns reads "wrote <path>".
+    tree = {rel: hints_in(data.decode("utf-8"), lang).encode("utf-8") if rel.suffix == ".py" else data
+            for rel, data in expected_tree(course.solutions_dir()).items()}
+    written = [f"assignments/{line.removeprefix('wrote ')}" for line in mirror(out / "assignments", tree)]
     shutil.copytree(course.data_dir(), out / "source_data")
     written += [f"source_data/{p.relative_to(out / 'source_data')}"
                 for p in sorted((out / "source_data").rglob("*")) if p.is_file()]
