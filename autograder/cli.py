@@ -6,13 +6,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import course, nbgrader_course, release
-from .grade import GradingError, grade
-from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
-from .nbgrader_course import NbgraderError
-from .notebooks import LANGS, NotebookError
-from .stubs import MarkerError
-from .sync import differences, sync
+from . import course
+from .authoring import release
+from .authoring.stubs import MarkerError
+from .authoring.sync import differences, sync
+from .grading.runner import GradingError, grade
+from .notebooks import nbgrader_course
+from .notebooks.build import LANGS, NotebookError
+from .notebooks.nbgrader_course import NbgraderError
+from .settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 
 def _sync(args) -> int:

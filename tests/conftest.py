@@ -29,6 +29,7 @@ def pytest_configure(config):
         torch.set_num_threads(int(threads))
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_node_collection_finished(node, ids):
     if node.config.getvalue("dist") != "loadgroup":
         return

@@ -59,7 +59,7 @@ from pathlib import Path
 import attack_sources as src
 import pytest
 
-from autograder.isolation import namespaces_available
+from autograder.sandbox.isolation import namespaces_available
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, Graded, make_submission, run_grade
 
 pytestmark = pytest.mark.xdist_group("attacks")  # one worker builds its costly fixture (conftest.py)

@@ -1,6 +1,6 @@
-"""Tests for autograder/forbidden.py: the AST scan for forbidden shortcuts."""
+"""Tests for autograder/grading/forbidden.py: the AST scan for forbidden shortcuts."""
 
-from autograder.forbidden import scan
+from autograder.grading.forbidden import scan
 
 NAMES = ("layer_norm", "LayerNorm")
 

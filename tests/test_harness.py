@@ -1,13 +1,13 @@
 """The script operation: graders compose student functions on objects that never leave the
-student's process (autograder/harness.py op_script, autograder/student.py Student.script)."""
+student's process (autograder/sandbox/child/harness.py op_script, autograder/grading/student.py Student.script)."""
 
 import pytest
 import torch
 
-from autograder.checks import CheckFailure
 from autograder.course import Assignment
-from autograder.student import Student
-from autograder.wire import Unsupported
+from autograder.grading.checks import CheckFailure
+from autograder.grading.student import Student
+from autograder.sandbox.child.wire import Unsupported
 
 TOY = '''
 import time

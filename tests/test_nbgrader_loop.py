@@ -13,8 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from autograder import course, nbgrader_course, notebooks, release
-from autograder.stubs import code_lines, distinctive_solution_lines, solution_texts
+from autograder import course
+from autograder.authoring import release
+from autograder.authoring.stubs import code_lines, distinctive_solution_lines, solution_texts
+from autograder.notebooks import build as notebooks
+from autograder.notebooks import nbgrader_course
 from helpers import ROOT, SOLUTIONS
 
 pytestmark = pytest.mark.xdist_group("nbgrader_loop")  # one worker builds its costly fixture (conftest.py)

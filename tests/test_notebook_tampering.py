@@ -1,5 +1,5 @@
 """Notebooks that tamper with the kernel their hidden tests run in: the static scan
-(autograder/notebook_scan.py) and its use by `python -m autograder nbgrader autograde`."""
+(autograder/notebooks/scan.py) and its use by `python -m autograder nbgrader autograde`."""
 
 import hashlib
 import json
@@ -7,9 +7,13 @@ import json
 import pytest
 from test_nbgrader_loop import LANG, SEED, TRACEBACK_LINE, _cli
 
-from autograder import course, nbgrader_course, notebook_scan, notebooks, release
-from autograder.notebook_scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
-from autograder.stubs import code_lines, distinctive_solution_lines
+from autograder import course
+from autograder.authoring import release
+from autograder.authoring.stubs import code_lines, distinctive_solution_lines
+from autograder.notebooks import build as notebooks
+from autograder.notebooks import nbgrader_course
+from autograder.notebooks import scan as notebook_scan
+from autograder.notebooks.scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
 from helpers import SOLUTIONS
 
 INSTALL_TRANSFORMER = "get_ipython().input_transformers_cleanup.append(lambda lines: ['pass\\n'])"
@@ -178,6 +182,9 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     shadow.mkdir()
     (shadow / "__init__.py").write_text("", encoding="utf-8")
     (shadow / "notebook_grading.py").write_text("def run_grader(*args):\n    pass\n", encoding="utf-8")
+    (shadow / "notebooks").mkdir()
+    (shadow / "notebooks" / "__init__.py").write_text("", encoding="utf-8")
+    (shadow / "notebooks" / "kernel.py").write_text("def run_grader(*args):\n    pass\n", encoding="utf-8")
     before = _tree(course_dir / "submitted")
 
     proc = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED)

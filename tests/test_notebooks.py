@@ -1,5 +1,5 @@
-"""The bilingual notebooks generated from the single source (autograder/notebooks.py) and
-the hidden test cells that run the pytest graders in the kernel (notebook_grading.py)."""
+"""The bilingual notebooks generated from the single source (autograder/notebooks/build.py) and
+the hidden test cells that run the pytest graders in the kernel (autograder/notebooks/kernel.py)."""
 
 import importlib
 import re
@@ -9,8 +9,10 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from autograder import course, notebooks, release
-from autograder.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, distinctive_solution_lines, solution_texts
+from autograder import course
+from autograder.authoring import release
+from autograder.authoring.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, distinctive_solution_lines, solution_texts
+from autograder.notebooks import build as notebooks
 from helpers import SOLUTIONS
 
 pytestmark = pytest.mark.xdist_group("notebooks")  # one worker builds its costly fixture (conftest.py)

@@ -149,20 +149,3 @@ def test_duplicate_module_names_are_reported(tmp_path):
 def test_token_ids_that_disagree_are_reported():
     """Is an id of tokens.py that the solutions do not use reported?"""
     assert inconsistent_token_ids((0, 2, 1, 3))
-
-
-def _package_imports(path: Path) -> set[str]:
-    """The autograder modules that ``path`` (a module of the package) imports."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            found |= {node.module} if node.module else {alias.name for alias in node.names}
-    return found
-
-
-def test_kernel_grading_stays_off_the_instructor_side():
-    """Does the code that grades inside a student's kernel read the graders' rules from
-    grader_rules, without the pytest plugin or the nbgrader build?"""
-    imported = _package_imports(ROOT / "autograder" / "notebook_grading.py")
-    assert "grader_rules" in imported
-    assert not imported & {"pytest_plugin", "nbgrader_course"}, imported

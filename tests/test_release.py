@@ -9,7 +9,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from autograder import course, notebooks, release, stubs
+from autograder import course
+from autograder.authoring import release, stubs
+from autograder.notebooks import build as notebooks
 from helpers import ROOT
 
 pytestmark = pytest.mark.xdist_group("release")  # one worker builds its costly fixture (conftest.py)

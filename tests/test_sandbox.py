@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from autograder import course, wire
-from autograder.isolation import namespaces_available
-from autograder.sandbox import SubmissionRefused, read_modules, refuse_shadowing
-from autograder.wire import WireError
+from autograder import course
+from autograder.sandbox.child import wire
+from autograder.sandbox.child.wire import WireError
+from autograder.sandbox.isolation import namespaces_available
+from autograder.sandbox.process import SubmissionRefused, read_modules, refuse_shadowing
 from helpers import ROOT, make_submission, run_grade
 
 # A wrong attention that also tries to make itself look right.
@@ -223,7 +224,7 @@ def test_forbidden_names_raise_in_the_worker_however_reached():
         "print(torch.softmax(q, -1).shape == q.shape, isinstance(torch.nn.Linear(2, 2), torch.nn.MultiheadAttention))\n"
     )
     names = ",".join(course.get("a1_attention").forbidden["attention"])
-    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "autograder"), names],
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "autograder" / "sandbox" / "child"), names],
                          capture_output=True, text=True, timeout=300, check=True).stdout.splitlines()
     assert [line.split()[0] for line in out[:4]] == ["blocked"] * 4, out
     assert out[4] == "True False", out  # ordinary torch and isinstance checks still work

@@ -1,4 +1,4 @@
-"""Tests for autograder/sync.py and for the committed assignments/ folder."""
+"""Tests for autograder/authoring/sync.py and for the committed assignments/ folder."""
 
 import os
 import shutil
@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 from autograder import course
-from autograder.stubs import code_lines, distinctive_solution_lines, find_regions, given_code
-from autograder.sync import differences, sync
+from autograder.authoring.stubs import code_lines, distinctive_solution_lines, find_regions, given_code
+from autograder.authoring.sync import differences, sync
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS
 
 

@@ -1,4 +1,4 @@
-"""Tests for autograder/wire.py: only plain data crosses from the student's process."""
+"""Tests for autograder/sandbox/child/wire.py: only plain data crosses from the student's process."""
 
 import base64
 import json
@@ -6,7 +6,7 @@ import json
 import pytest
 import torch
 
-from autograder.wire import MAX_DEPTH, Unsupported, WireError, decode, encode
+from autograder.sandbox.child.wire import MAX_DEPTH, Unsupported, WireError, decode, encode
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64,

@@ -13,8 +13,8 @@ import statistics
 import time
 
 from .. import course
-from ..isolation import hidden_paths, namespaces_available
-from ..sandbox import StudentProcess, make_scratch, read_modules
+from ..sandbox.isolation import hidden_paths, namespaces_available
+from ..sandbox.process import StudentProcess, make_scratch, read_modules
 
 
 def startup_times(assignment: course.Assignment, isolation: str, repeats: int) -> list[float]:

@@ -13,7 +13,7 @@ import warnings
 import pytest
 import torch
 
-from autograder import checks
+from autograder.grading import checks
 
 SDPA = "attention.scaled_dot_product_attention"
 

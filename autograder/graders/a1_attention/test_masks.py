@@ -7,7 +7,7 @@ mask that ignores padding, or compares with 0 instead of pad_id, fails at every 
 import pytest
 import torch
 
-from autograder import checks
+from autograder.grading import checks
 
 
 def _tokens(rng, B, S, pad_id):

@@ -12,7 +12,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from autograder import checks
+from autograder.grading import checks
 
 LAYERNORM = "layernorm.LayerNorm"
 SMALL_SPREAD = 0.01

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from autograder import checks
+from autograder.grading import checks
 
 FF = "feedforward.FeedForward"
 

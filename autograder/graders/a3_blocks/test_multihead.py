@@ -6,8 +6,8 @@ import pytest
 import torch
 from torch import nn
 
-from autograder import checks
 from autograder.graders.torch_parity import mha_state
+from autograder.grading import checks
 
 MHA = "multihead.MultiHeadAttention"
 

@@ -4,7 +4,7 @@
 import pytest
 import torch
 
-from autograder import checks
+from autograder.grading import checks
 
 PE = "positional.PositionalEncoding"
 

@@ -6,7 +6,7 @@ import itertools
 
 import torch
 
-from autograder import checks
+from autograder.grading import checks
 
 
 def _attend(mha, query, key, value, keep):

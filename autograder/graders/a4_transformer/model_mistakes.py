@@ -4,9 +4,10 @@ failed check most likely comes from."""
 
 import math
 
-from autograder import checks, reference
+from autograder import reference
 from autograder.graders.a4_transformer.layer_mistakes import course_ops, mistake_specs
 from autograder.graders.a4_transformer.layer_mistakes import variant as layer_variant
+from autograder.grading import checks
 
 
 def embed(model, embedding, tokens, kind):

@@ -4,9 +4,9 @@ import pytest
 import torch
 from torch import nn
 
-from autograder import checks
 from autograder.graders.a4_transformer.layer_mistakes import mistakes, torch_ops
 from autograder.graders.torch_parity import layer_state, randomise_norms
+from autograder.grading import checks
 
 # Dropout the student's layers are built with in eval mode, where it must do nothing.
 EVAL_DROPOUT = 0.5

@@ -8,7 +8,7 @@ layer graders.
 import pytest
 import torch
 
-from autograder import checks, reference
+from autograder import reference
 from autograder.graders.a4_transformer.layer_mistakes import mistake_specs
 from autograder.graders.a4_transformer.model_mistakes import (
     DECODE_MISTAKES,
@@ -19,6 +19,7 @@ from autograder.graders.a4_transformer.model_mistakes import (
     variant_encode,
     with_layer_mistake,
 )
+from autograder.grading import checks
 
 MODEL = "transformer.Transformer"
 CONFIG = "transformer.TransformerConfig"

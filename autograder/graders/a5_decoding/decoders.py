@@ -8,9 +8,10 @@ import itertools
 
 import torch
 
-from autograder import checks, reference
-from autograder.checks import Mistake
+from autograder import reference
 from autograder.graders.a5_decoding.distributions import recognise_all
+from autograder.grading import checks
+from autograder.grading.checks import Mistake
 from autograder.tokens import EOS, PAD, SOS
 
 

@@ -8,8 +8,8 @@ import math
 
 import torch
 
-from autograder import checks
-from autograder.checks import CheckFailure, Mistake
+from autograder.grading import checks
+from autograder.grading.checks import CheckFailure, Mistake
 
 SAMPLE = "sampling.sample_next_token"
 FALSE_FAILURE = 1e-7  # as in checks.frequencies

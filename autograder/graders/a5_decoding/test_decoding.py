@@ -11,8 +11,6 @@ and a failed check names the mistake whose output the student's matches.
 import pytest
 import torch
 
-from autograder import checks
-from autograder.checks import CheckFailure
 from autograder.graders.a5_decoding import distributions as dist
 from autograder.graders.a5_decoding.decoders import (
     BEAM_MISTAKES,
@@ -28,6 +26,8 @@ from autograder.graders.a5_decoding.decoders import (
     model_and_spec,
     source,
 )
+from autograder.grading import checks
+from autograder.grading.checks import CheckFailure
 
 ALPHAS = [round(0.1 * i, 1) for i in range(1, 21)]  # length penalties a test may pick from
 

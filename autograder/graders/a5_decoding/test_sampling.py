@@ -9,10 +9,10 @@ each classic mistake moves some token's probability well beyond the tolerance.
 import pytest
 import torch
 
-from autograder import checks
-from autograder.checks import CheckFailure, Mistake
 from autograder.graders.a5_decoding import distributions as dist
 from autograder.graders.a5_decoding.distributions import SAMPLE, check_draws, probs_of, separated
+from autograder.grading import checks
+from autograder.grading.checks import CheckFailure, Mistake
 
 V = 12
 N = 40_000

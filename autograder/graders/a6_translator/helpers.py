@@ -7,7 +7,8 @@ Spanish accents and ñ, which clean_text keeps.
 
 import torch
 
-from autograder import checks, reference, tokens
+from autograder import reference, tokens
+from autograder.grading import checks
 
 SOURCE_SOUNDS = ("bdfgklmnprstvz", "aeiou")
 TARGET_SOUNDS = ("bcdlmnñprst", "aeiouáéó")

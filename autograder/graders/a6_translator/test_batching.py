@@ -7,9 +7,10 @@ batches come from the reference TranslationDataset and collate.
 import pytest
 import torch
 
-from autograder import checks, reference
+from autograder import reference
 from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import TARGET_SOUNDS, made_up, sentence
+from autograder.grading import checks
 
 
 @pytest.mark.points(2)

@@ -41,7 +41,7 @@ process's on every sentence of every one of them.
 import pytest
 import torch
 
-from autograder import checks, reference, tokens
+from autograder import reference, tokens
 from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import (
     SOURCE_SOUNDS,
@@ -51,6 +51,7 @@ from autograder.graders.a6_translator.helpers import (
     source_batch,
     target_batch,
 )
+from autograder.grading import checks
 
 WORDS, TRAIN, TEST, EPOCHS, BATCH, LR, THRESHOLD = 10, 1000, 40, 10, 32, 3e-3, 0.8
 ITEMS = 5  # dataset items and cleaned test sentences that come back for the diagnostics

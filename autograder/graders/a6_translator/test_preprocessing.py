@@ -8,8 +8,9 @@ text comes from the reference clean_text.
 
 import pytest
 
-from autograder import checks, reference
+from autograder import reference
 from autograder.graders.a6_translator import variants
+from autograder.grading import checks
 
 # Pieces of random sentences, with their weights.
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

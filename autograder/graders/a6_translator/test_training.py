@@ -12,9 +12,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from autograder import checks, reference
+from autograder import reference
 from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import model_and_spec, source_batch, target_batch
+from autograder.grading import checks
 
 # clip_grad_norm_ multiplies by clip / (norm + 1e-6); the documented rule (clip / norm, when
 # norm > clip) differs by 1e-6 / norm relative, so a parameter entry moves by at most

@@ -16,9 +16,10 @@ max_len there runs past the positional table).
 
 import pytest
 
-from autograder import checks, reference
+from autograder import reference
 from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import TARGET_SOUNDS, made_up, model_and_spec, pick, sentence
+from autograder.grading import checks
 
 DRAWS = 60  # about one draw in three tells every mistake apart: 60 all fail with probability < 1e-10
 

@@ -7,9 +7,10 @@ reference Vocab.
 import pytest
 import torch
 
-from autograder import checks, reference
+from autograder import reference
 from autograder.graders.a6_translator import variants
 from autograder.graders.a6_translator.helpers import made_up, pick, sentence
+from autograder.grading import checks
 
 SPECIALS = variants.SPECIALS
 

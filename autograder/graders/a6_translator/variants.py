@@ -13,7 +13,8 @@ import unicodedata
 import torch
 import torch.nn.functional as F
 
-from autograder import checks, reference
+from autograder import reference
+from autograder.grading import checks
 
 SPECIALS = ["<pad>", "<sos>", "<eos>", "<unk>"]
 PUNCTUATION, ACCENTED = "¿?¡!,", "áéíóúüñ"

@@ -36,11 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .course import PACKAGE_DIR
+from ..course import PACKAGE_DIR
 
-DEFAULT_TIMEOUT = 10.0  # seconds per request to student code; reference calls take milliseconds
-DEFAULT_MEMORY_GIB = 4.0  # address space of the worker; importing torch alone maps ~0.8 GiB
-DEFAULT_BUDGET = 300.0  # seconds of start-ups and calls per assignment; the reference needs < 15
 MAX_TASKS = 301  # pid_max of the sandbox's PID namespace (the smallest the kernel accepts)
 PRIVATE_TMP_SIZE = "256m"  # each of the private /tmp and /dev/shm
 MAX_FILE_BYTES = 256 << 20  # largest file the worker may write (RLIMIT_FSIZE)

@@ -2,7 +2,7 @@
 
 For each assignment, the hidden graders run in their own pytest process (the grading
 process), which never imports the submission: it sends requests to a separate student
-process (``sandbox.py``) and checks the plain data that comes back. That process writes
+process (``sandbox/process.py``) and checks the plain data that comes back. That process writes
 a per-test report; this one merges the reports into ``DIR/results.json`` (Gradescope's
 format) and prints a score table. What pytest prints, which can quote grader source, is
 never copied into the results.
@@ -22,16 +22,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import course
-from .course import Assignment
-from .isolation import (
-    DEFAULT_BUDGET,
-    DEFAULT_MEMORY_GIB,
-    DEFAULT_TIMEOUT,
-    hidden_paths,
-    limits_summary,
-    resolve_isolation,
-)
+from .. import course
+from ..course import Assignment
+from ..sandbox.isolation import hidden_paths, limits_summary, resolve_isolation
+from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 GRADER_OVERHEAD = 600  # seconds the grading process may take beyond the student's budget
 # What the grading process inherits from this one: nothing else (no secrets, no PYTHON*).
@@ -95,7 +89,7 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
         cmd = [
             sys.executable, "-I", "-m", "pytest", str(course.GRADERS_DIR / assignment.name),
             "-c", str(course.GRADERS_DIR / "pytest.ini"), "--rootdir", str(course.GRADERS_DIR),
-            "-p", "autograder.pytest_plugin", "-q", "--no-header",
+            "-p", "autograder.grading.pytest_plugin", "-q", "--no-header",
             "--submission", str(submission), "--assignment", assignment.name,
             "--grade-seed", str(seed), "--grade-report", str(report),
             "--grade-timeout", str(timeout), "--isolation", isolation,

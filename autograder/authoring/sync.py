@@ -1,8 +1,8 @@
 """Regenerate assignments/ from solutions/ (``python -m autograder sync``).
 
-Every ``.py`` file goes through :func:`autograder.stubs.make_stub`; other files are copied
+Every ``.py`` file goes through :func:`autograder.authoring.stubs.make_stub`; other files are copied
 as they are, except the notebook narratives (``notebook.<lang>.md``, the source of the
-nbgrader notebooks, see ``notebooks.py``). Files in assignments/ that no longer come from
+nbgrader notebooks, see ``autograder/notebooks/build.py``). Files in assignments/ that no longer come from
 solutions/ are removed.
 """
 

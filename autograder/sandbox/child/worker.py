@@ -5,13 +5,13 @@ The first FOLDER holds the student's modules; the others hold reference prerequi
 FORBIDDEN is a comma-separated list of torch names the exercise asks the student to
 build; they raise here when called (``harness.forbid``).
 
-Started by ``sandbox.StudentProcess`` from a scratch copy of the submission. Before any
-student code can run, it caps its own resources, points stdout/stderr at /dev/null
-(nothing the student prints can look like a grading result), imports the harness, the
-codec and torch, and only then puts the submission's folders on the import path, so no
-submitted file can stand in for a module the harness uses. It reads requests from REQ_FD,
-runs them with ``harness.handle`` and writes replies to RESP_FD. The first frame it
-writes is ``{"ready": true}``.
+Started by ``autograder.sandbox.process.StudentProcess`` from a scratch copy of the
+submission. Before any student code can run, it caps its own resources, points
+stdout/stderr at /dev/null (nothing the student prints can look like a grading result),
+imports the harness, the codec and torch, and only then puts the submission's folders on
+the import path, so no submitted file can stand in for a module the harness uses. It
+reads requests from REQ_FD, runs them with ``harness.handle`` and writes replies to
+RESP_FD. The first frame it writes is ``{"ready": true}``.
 """
 
 import os

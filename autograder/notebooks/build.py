@@ -24,7 +24,7 @@ solution modules and the hidden graders, so nothing is kept twice:
     a whole module of given code, without its imports of course modules.
 ``<!-- hidden: a1_attention/test_masks.py::test_causal_mask -->``
     a test cell worth that hidden grader's ``@pytest.mark.points``. Its hidden region
-    calls the grader itself (:func:`autograder.notebook_grading.run_grader`), so a
+    calls the grader itself (:func:`autograder.notebooks.kernel.run_grader`), so a
     notebook and ``python -m autograder grade`` run the same checks for the same points.
     A ```` ```python ```` block right after the directive is the cell's visible part:
     asserts the student can run.
@@ -40,10 +40,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import course, grader_rules
-from .course import Assignment
-from .grader_rules import GraderTest
-from .stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, make_stub
+from .. import course
+from ..authoring.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, make_stub
+from ..course import Assignment
+from ..grading import rules
+from ..grading.rules import GraderTest
 
 LANGS = ("es", "en")
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -266,7 +267,7 @@ def prerequisites(assignment: Assignment, extra=None) -> list[tuple[Assignment, 
 def grader_tests(assignment: Assignment) -> dict[str, GraderTest]:
     """The assignment's hidden grader tests, one notebook cell each (so none may be parametrized)."""
     try:
-        found = grader_rules.grader_tests(assignment)
+        found = rules.grader_tests(assignment)
     except ValueError as exc:  # a grader test without its points
         raise NotebookError(str(exc)) from None
     for test in found.values():
@@ -361,19 +362,18 @@ class _Builder:
                 self.code_modules.append(mod_name)
         source = "\n\n\n".join(parts)
         grade_id = self.unique("code-" + "-".join(item.replace(".", "-") for item in arg.split()), line)
-        if BEGIN_SOLUTION in source:
-            self.add_code(source, grade_id, solution=True)
-        else:
-            self.add_code(source, grade_id, locked=True)
+        self.add_code_cell(source, grade_id)
+
+    def add_code_cell(self, source: str, grade_id: str) -> None:
+        """A solution cell where the source holds a solution region, else a locked one."""
+        solution = BEGIN_SOLUTION in source
+        self.add_code(source, grade_id, solution=solution, locked=not solution)
 
     def module_cell(self, arg: str, line: int) -> None:
         mod = self.module(arg.strip(), line)
         source = mod.without_course_imports(self.owner)
         grade_id = self.unique(f"module-{mod.name}", line)
-        if BEGIN_SOLUTION in source:
-            self.add_code(source, grade_id, solution=True)
-        else:
-            self.add_code(source, grade_id, locked=True)
+        self.add_code_cell(source, grade_id)
 
     def prerequisites(self, arg: str, line: int) -> None:
         groups = prerequisites(self.assignment, extra=tuple(arg.split()))
@@ -391,7 +391,7 @@ class _Builder:
             self.prereq_modules += [(earlier, m) for m in modules]
             source = parts[0] + "\n\n\n" + "\n\n\n".join(parts[1:])
             grade_id = self.unique(f"prereq-{earlier.name}", line)
-            self.add_code(source, grade_id, solution=BEGIN_SOLUTION in source, locked=BEGIN_SOLUTION not in source)
+            self.add_code_cell(source, grade_id)
 
     def hidden(self, arg: str, line: int, visible: str | None) -> None:
         nodeid = arg.strip()
@@ -411,7 +411,7 @@ class _Builder:
         lines = [
             self.text[header].format(points=f"{points} {word}", question=question),
             BEGIN_HIDDEN,
-            "from autograder.notebook_grading import run_grader",
+            "from autograder.notebooks.kernel import run_grader",
             f"run_grader({nodeid!r}, globals())",
             END_HIDDEN,
         ]

@@ -4,7 +4,7 @@
 directory nbgrader expects::
 
     DIR/nbgrader_config.py                      (written by build, rewritten every time)
-    DIR/source/<assignment>/<assignment>.ipynb  (generated from solutions/, see notebooks.py)
+    DIR/source/<assignment>/<assignment>.ipynb  (generated from solutions/, see build.py)
     DIR/source/<assignment>/<data files>        (source_data/<assignment>/)
     DIR/release/<assignment>/...                (nbgrader generate_assignment: hand this out)
     DIR/gradebook.db                            (nbgrader's sqlite gradebook)
@@ -20,7 +20,7 @@ with ``nbgrader generate_feedback`` and the grade table with ``nbgrader export``
 (``DIR/grades.csv``, plus a ``note`` column).
 
 Refused notebooks: nbgrader runs a notebook's cells and its hidden tests in one kernel, so
-before grading every submitted notebook is scanned (:mod:`autograder.notebook_scan`) for
+before grading every submitted notebook is scanned (:mod:`autograder.notebooks.scan`) for
 code that tampers with that kernel (an IPython input transformer, a patched ``torch``, a
 redefined ``run_grader``, magics...). ``submitted/`` is never modified: nbgrader reads a
 staging copy (``DIR/.autograde-staging/submitted/``, removed afterwards) holding, per
@@ -50,9 +50,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import course, notebook_scan, notebooks
-from .grader_rules import SEED_VARIABLE
-from .sync import mirror
+from .. import course
+from ..authoring.sync import mirror
+from ..grading.rules import SEED_VARIABLE
+from ..settings import thread_env
+from . import build as notebooks
+from . import scan
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
@@ -78,7 +81,7 @@ c.Execute.timeout = {CELL_TIMEOUT}
 
 # Feedback: nbgrader 0.9.6 copies the autograded notebook, hidden tests included, into the
 # feedback HTML. Remove the hidden test regions there too; the output of a failed hidden
-# cell is the check's message only (autograder.notebook_grading.GradingFailure).
+# cell is the check's message only (autograder.notebooks.kernel.GradingFailure).
 c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests]
 '''
 
@@ -111,11 +114,10 @@ def _kernel_env(tmp: Path, seed: int | None = None) -> dict:
     # nbgrader starts helper commands by name (`alembic` for the gradebook): find them
     # beside this interpreter even when its virtual environment is not activated.
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
-    # One thread per kernel, as in the module form's workers: on a busy machine torch's
-    # default thread pool can make a notebook many times slower.
-    env.setdefault("OMP_NUM_THREADS", "1")
+    for name, value in thread_env().items():  # as in the module form's workers
+        env.setdefault(name, value)
     if seed is not None:
-        env[SEED_VARIABLE] = str(seed)  # read by autograder.notebook_grading in the kernels
+        env[SEED_VARIABLE] = str(seed)  # read by autograder.notebooks.kernel in the kernels
     return env
 
 
@@ -212,11 +214,11 @@ def _refused_notebook(release: dict, trusted: frozenset[str], message: str) -> d
     stub = "\n".join([
         "# Not run: this notebook was refused before grading.",
         "# No ejecutado: este cuaderno se rechazó antes de corregirlo.",
-        f"{notebook_scan.REFUSED_NAME} = {message!r}",
-        f"raise RuntimeError({notebook_scan.REFUSED_NAME})",
+        f"{scan.REFUSED_NAME} = {message!r}",
+        f"raise RuntimeError({scan.REFUSED_NAME})",
     ])
     for cell in nb.get("cells", []):
-        if cell.get("cell_type") == "code" and notebook_scan.normalize("".join(cell.get("source", ""))) not in trusted:
+        if cell.get("cell_type") == "code" and scan.normalize("".join(cell.get("source", ""))) not in trusted:
             cell.update(source=stub, outputs=[], execution_count=None)
     return nb
 
@@ -226,10 +228,10 @@ def _stage(course_dir: Path, assignment: course.Assignment, students: list[str],
     (or, for a refused one, the refusal notebook) and ``timestamp.txt``. Returns the
     refused students and why."""
     name, notebook = assignment.name, notebooks.notebook_name(assignment)
-    builds = [notebook_scan.read_notebook(course_dir / folder / name / notebook) for folder in ("source", "release")]
+    builds = [scan.read_notebook(course_dir / folder / name / notebook) for folder in ("source", "release")]
     if builds[1] is None:
         raise NbgraderError(f"{course_dir / 'release' / name / notebook} cannot be read; run build again")
-    trusted = notebook_scan.trusted_sources(*[nb for nb in builds if nb is not None])
+    trusted = scan.trusted_sources(*[nb for nb in builds if nb is not None])
     given = {p.name for p in (course_dir / "source" / name).iterdir()}
     refused = {}
     for student in students:
@@ -249,11 +251,11 @@ def _stage(course_dir: Path, assignment: course.Assignment, students: list[str],
             log(f"{name}  {student}: only {notebook} is graded; not given to the kernel: {listed}")
         if (folder / "timestamp.txt").is_file():
             (target / "timestamp.txt").write_bytes((folder / "timestamp.txt").read_bytes())
-        findings = notebook_scan.scan_file(path, trusted)
+        findings = scan.scan_file(path, trusted)
         if not findings:
             (target / notebook).write_bytes(path.read_bytes())
             continue
-        refused[student] = notebook_scan.refusal(findings)
+        refused[student] = scan.refusal(findings)
         log(f"{name}  {student}: {refused[student]}")
         shown = path.relative_to(course_dir).as_posix()
         for finding in findings[:MAX_LISTED]:

@@ -23,14 +23,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import wire
-from .isolation import DEFAULT_MEMORY_GIB, MAX_FILE_BYTES, interpreter_paths, sandbox_command
+from ..settings import DEFAULT_MEMORY_GIB, thread_env
+from .child import wire
+from .isolation import MAX_FILE_BYTES, interpreter_paths, sandbox_command
 
-HARNESS_FILES = ("worker.py", "harness.py", "wire.py")
+CHILD_DIR = Path(__file__).with_name("child")  # copied whole into every scratch folder
+CHILD_FILES = tuple(sorted(p.name for p in CHILD_DIR.glob("*.py") if p.name != "__init__.py"))
 STARTUP_TIMEOUT = 120.0  # importing torch on a busy 2-core machine can take a while
 MAX_SUBMISSION_FILE = 1 << 20  # bytes; a bigger .py file is not copied
 # Module names the worker itself imports before any student code.
-HARNESS_MODULES = frozenset(Path(name).stem for name in HARNESS_FILES)
+HARNESS_MODULES = frozenset(Path(name).stem for name in CHILD_FILES)
 
 
 class StudentFailure(Exception):
@@ -140,8 +142,8 @@ def make_scratch(folders: dict[str, dict[str, bytes]]) -> Path:
     scratch = Path(tempfile.mkdtemp(prefix="course-grade-"))
     harness = scratch / "_harness"
     harness.mkdir()
-    for name in HARNESS_FILES:
-        shutil.copyfile(Path(__file__).with_name(name), harness / name)
+    for name in CHILD_FILES:
+        shutil.copyfile(CHILD_DIR / name, harness / name)
     for name, files in folders.items():
         dst = scratch / name
         dst.mkdir()
@@ -184,7 +186,7 @@ class StudentProcess:
             "HOME": tmp,
             "TMPDIR": tmp,
             "LANG": "C.UTF-8",
-            "OMP_NUM_THREADS": "1",
+            **thread_env(),
             "PYTHONHASHSEED": "0",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
@@ -308,3 +310,33 @@ class StudentProcess:
         except StudentFailure:
             self.stop()
             raise
+
+
+class ScratchWorker:
+    """The transport of a module submission: a :class:`StudentProcess` over a scratch copy
+    of ``folders`` (``{"a4_transformer": {"layers.py": b"..."}, "a1_attention": {...}}``,
+    the student's folder first), both made on the first request and removed by
+    :meth:`close`."""
+
+    def __init__(self, folders: dict[str, dict[str, bytes]], hidden: list[Path], isolation: str, *,
+                 memory_gib: float = DEFAULT_MEMORY_GIB, forbidden: tuple[str, ...] = ()):
+        self.folders = folders
+        self.options = dict(hidden=list(hidden), isolation=isolation, memory_gib=memory_gib, forbidden=forbidden)
+        self.scratch: Path | None = None
+        self.process: StudentProcess | None = None
+
+    def request(self, message: dict, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> dict:
+        if self.process is None:
+            self.scratch = make_scratch(self.folders)
+            options = self.options
+            self.process = StudentProcess(self.scratch, list(self.folders), options["hidden"], options["isolation"],
+                                          memory_gib=options["memory_gib"], forbidden=options["forbidden"])
+        return self.process.request(message, timeout, startup_timeout=startup_timeout)
+
+    def close(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None

@@ -1,6 +1,6 @@
 """Verdict helpers for hidden graders; they run in the grading process only.
 
-Every value a grader compares has come back through ``wire.py`` as plain data, and is
+Every value a grader compares has come back through ``sandbox/child/wire.py`` as plain data, and is
 validated here (a real tensor, the expected dtype and shape) before any comparison.
 A failed check raises :class:`CheckFailure` with an English and a Spanish message; only
 that message reaches the student, never the grader's source.
@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 import torch
 
-from .wire import Unsupported
+from ..sandbox.child.wire import Unsupported
 
 
 class CheckFailure(AssertionError):

@@ -18,7 +18,7 @@ import importlib
 import json
 from dataclasses import dataclass
 
-from . import course
+from .. import course
 
 SEED_VARIABLE = "COURSE_GRADE_SEED"  # the run's seed, for the hidden tests in notebook kernels
 

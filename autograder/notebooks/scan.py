@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 # The staged copy of a refused notebook sets this name before raising; a hidden test cell's
-# ``run_grader`` then fails with the refusal (autograder.notebook_grading).
+# ``run_grader`` then fails with the refusal (autograder.notebooks.kernel).
 REFUSED_NAME = "__course_refused__"
 
 KINDS = {
@@ -78,7 +78,7 @@ NAMES = {
         "showtraceback", "showsyntaxerror", "_showtraceback", "_render_traceback_", "excepthook",
         "set_custom_exc", "CustomTB", "InteractiveTB",
     ), "errors"),
-    **dict.fromkeys(("run_grader", "GradingFailure", "LocalStudent", "notebook_grading",
+    **dict.fromkeys(("run_grader", "GradingFailure", "kernel_student", "KernelTransport", "notebook_grading",
                      "use_reference_prerequisites", REFUSED_NAME), "grader"),
     **dict.fromkeys(("__builtins__", "__builtin__"), "builtins"),
     **dict.fromkeys((

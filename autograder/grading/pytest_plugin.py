@@ -1,9 +1,9 @@
-"""pytest plugin for the hidden graders (loaded with ``-p autograder.pytest_plugin``).
+"""pytest plugin for the hidden graders (loaded with ``-p autograder.grading.pytest_plugin``).
 
 - ``@pytest.mark.points(n)``: what a test is worth; every grader test must carry one.
 - ``@pytest.mark.request_timeout(seconds)``: the time limit of each request that test sends to
   the student's process (default ``--grade-timeout``).
-- fixtures: ``student`` (a :class:`~autograder.student.Student` for the assignment under
+- fixtures: ``student`` (a :class:`~autograder.grading.student.Student` for the assignment under
   test), ``rng`` (a ``torch.Generator`` seeded from the run's seed and the test's id, so
   inputs change every run but any run can be replayed with ``--grade-seed``) and
   ``course_data`` (the fixtures in source_data/).
@@ -20,9 +20,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from . import course, grader_rules
+from .. import course
+from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT, pin_torch_threads
+from . import rules
 from .checks import CheckFailure
-from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from .student import Student
 
 _RESULTS = pytest.StashKey[dict]()
@@ -50,11 +51,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "request_timeout(seconds): limit on each request to the student's code "
                             "(named apart from pytest-timeout's whole-test timeout marker)")
     config.stash[_RESULTS] = {}
-    # Graders replay small reference computations (a decoding, a training step) in this
-    # process. One torch thread keeps them fast and steady on a busy machine, where several
-    # threads on oversubscribed cores can be ten times slower; the student's worker runs on
-    # one thread too.
-    torch.set_num_threads(1)
+    # Graders replay small reference computations (a decoding, a training step) here.
+    pin_torch_threads()
 
 
 def pytest_collection_modifyitems(session, config, items):
@@ -118,13 +116,13 @@ def grade_seed(request) -> int:
 def rng(request, grade_seed):
     # The test's id without the seed parameter: seed N of a several-seed run draws the
     # same inputs as a run with --grade-seed N.
-    seed = grader_rules.derive_seed(grade_seed, request.node.nodeid.split("[")[0])
+    seed = rules.derive_seed(grade_seed, request.node.nodeid.split("[")[0])
     return torch.Generator().manual_seed(seed)
 
 
 @pytest.fixture(scope="session")
 def course_data():
-    return grader_rules.course_data
+    return rules.course_data
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -138,7 +136,7 @@ def pytest_runtest_makereport(item, call):
         return
     points = float(item.get_closest_marker("points").args[0])
     seed = getattr(item, "callspec", None) and item.callspec.params.get("grade_seed")
-    title = grader_rules.first_line(item.function)
+    title = rules.first_line(item.function)
     name = title if seed is None else f"{title} [seed {seed}]"
     record = {"id": item.nodeid, "name": name, "max_score": points, "score": 0.0,
               "output": "", "internal_error": False}
@@ -152,7 +150,7 @@ def pytest_runtest_makereport(item, call):
         record["output"] = output[:2000]
     else:
         kind = call.excinfo.typename if call.excinfo is not None else report.outcome
-        record["output"] = grader_rules.internal_error(kind)
+        record["output"] = rules.internal_error(kind)
         record["internal_error"] = True
     results[item.nodeid] = record
 

@@ -91,8 +91,10 @@ def forbid(names) -> None:
             setattr(torch.ops.aten, attr, _blocked(None, f"torch.ops.aten.{attr}"))
 
 
-def resolve(target: str):
-    """``"attention.scaled_dot_product_attention"`` -> the object, imported from the submission."""
+def import_target(target: str):
+    """``"attention.scaled_dot_product_attention"`` -> the object, imported from the submission.
+
+    The worker's resolver; :func:`handle` takes another (a notebook's namespace, say)."""
     module_name, _, qualname = target.partition(".")
     module = importlib.import_module(module_name)
     obj = module
@@ -114,11 +116,11 @@ def _pick(result, output):
     return result if output is None else result[output]
 
 
-def _call_args(req):
+def _call_args(req, resolve):
     """Positional and keyword arguments; a model spec and a generator seed become objects."""
     args, kwargs = list(req.get("args", [])), dict(req.get("kwargs", {}))
     if req.get("model") is not None:
-        model = _build(req["model"])
+        model = _build(req["model"], resolve)
         model.eval()
         args.insert(0, model)
     if req.get("generator_seed") is not None:
@@ -126,12 +128,12 @@ def _call_args(req):
     return args, kwargs
 
 
-def op_call(req):
-    args, kwargs = _call_args(req)
+def op_call(req, resolve):
+    args, kwargs = _call_args(req, resolve)
     return resolve(req["target"])(*args, **kwargs)
 
 
-def op_grad(req):
+def op_grad(req, resolve):
     fn = resolve(req["target"])
     args = _with_grad(req.get("args", []), req["wrt"])
     result = fn(*args, **req.get("kwargs", {}))
@@ -142,7 +144,7 @@ def op_grad(req):
     return {"result": result, "grads": [args[i].grad for i in req["wrt"]]}
 
 
-def _build(spec):
+def _build(spec, resolve):
     """An nn.Module from ``{target, init_args, init_kwargs, config, dtype, state}``."""
     if spec.get("seed") is not None:
         torch.manual_seed(spec["seed"])
@@ -192,8 +194,8 @@ def _load(module, state, target):
             param.copy_(value)
 
 
-def op_module(req):
-    module = _build({**req, "state": None})
+def op_module(req, resolve):
+    module = _build({**req, "state": None}, resolve)
     params = dict(module.named_parameters())
     report = {
         "parameters": {
@@ -259,7 +261,7 @@ def _substitute(value, env, depth=0):
     return value
 
 
-def _script_target(target, env):
+def _script_target(target, env, resolve):
     """A callable for one step: ``"$name.method"``, an allowed torch name, or ``module.qualname``."""
     if target.startswith("$"):
         name, _, method = target[1:].partition(".")
@@ -277,14 +279,14 @@ def _script_target(target, env):
     return resolve(target)
 
 
-def op_script(req):
+def op_script(req, resolve):
     env = {}
     if req.get("model") is not None:
-        env["model"] = _build(req["model"])
+        env["model"] = _build(req["model"], resolve)
         env["model"].eval()
     for name, target, args, kwargs in req["steps"]:
         req["_step"] = target  # names the step in an error report
-        fn = _script_target(target, env)
+        fn = _script_target(target, env, resolve)
         env[name] = fn(*_substitute(args, env), **_substitute(kwargs, env))
     req.pop("_step", None)
     reply = {name: env[name] for name in req.get("returns", [])}
@@ -311,12 +313,14 @@ def describe(exc: BaseException, roots: list[str]) -> dict:
     return {"type": type(exc).__name__, "message": message[:500], "where": where}
 
 
-def handle(request: dict, roots: list[str]) -> dict:
+def handle(request: dict, roots: list[str], resolve=import_target) -> dict:
+    """Run one request; ``resolve`` turns a target name (``"masks.causal_mask"``) into the
+    object it names."""
     op = OPS.get(request.get("op"))
     if op is None:
         return {"error": {"type": "HarnessError", "message": f"unknown operation {request.get('op')!r}", "where": ""}}
     try:
-        return {"ok": op(request)}
+        return {"ok": op(request, resolve)}
     except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
         if isinstance(exc, SystemExit):
             error = {"type": "SystemExit", "message": "the code called sys.exit()",

@@ -17,7 +17,8 @@ import re
 import shutil
 from pathlib import Path
 
-from . import course, notebooks
+from .. import course
+from ..notebooks import build as notebooks
 from .stubs import (
     BEGIN_HIDDEN,
     BEGIN_SOLUTION,

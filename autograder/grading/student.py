@@ -4,7 +4,7 @@ Hidden graders ask it to run the student's code (``call``, ``grad``, ``module``,
 ``script`` to compose several calls on objects that stay in the student's process) and get
 plain data back; they never import that code. Every failure on the student's side
 (exception, time-out, crash, unreadable reply, forbidden shortcut, missing folder)
-becomes a :class:`~autograder.checks.CheckFailure` with a message for the student.
+becomes a :class:`~autograder.grading.checks.CheckFailure` with a message for the student.
 
 Prerequisites: an assignment that imports earlier ones (a4 imports a1-a3) runs against
 the *reference* versions of those, so a broken a1 costs points in a1 only. That puts
@@ -26,28 +26,28 @@ from __future__ import annotations
 import ast
 import builtins
 import re
-import shutil
 import time
 from pathlib import Path
 
 import torch
 
-from . import course, forbidden, wire
-from .checks import CheckFailure
-from .course import Assignment
-from .harness import SCRIPT_TORCH, forbidden_name
-from .isolation import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
-from .sandbox import (
+from .. import course
+from ..authoring.stubs import NOT_IMPLEMENTED, solution_code_lines
+from ..course import Assignment
+from ..sandbox.child import wire
+from ..sandbox.child.harness import SCRIPT_TORCH, forbidden_name
+from ..sandbox.child.wire import Unsupported
+from ..sandbox.process import (
     STARTUP_TIMEOUT,
+    ScratchWorker,
     StudentFailure,
-    StudentProcess,
     SubmissionRefused,
-    make_scratch,
     read_modules,
     refuse_shadowing,
 )
-from .stubs import NOT_IMPLEMENTED, solution_code_lines
-from .wire import Unsupported
+from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
+from . import forbidden
+from .checks import CheckFailure
 
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
 QUOTE_LIMIT = 24  # characters of a returned string that feedback may quote, with reference code beside
@@ -92,36 +92,53 @@ def _tensor_or_none(value) -> bool:
 
 
 class Student:
-    def __init__(self, assignment: Assignment, submission: Path, *, isolation: str = "none",
+    """The student's code for one assignment, behind a transport.
+
+    Args:
+        assignment: what is graded.
+        submission: the folder that holds ``<assignment>/``; ``None`` when ``transport``
+            reaches code that lives elsewhere (a notebook's namespace).
+        transport: where requests run: an object with ``request(message, timeout,
+            startup_timeout)`` returning the reply dict (raising ``StudentFailure`` when none
+            comes) and ``close()``. Default: a sandboxed worker over a scratch copy of the
+            submission's modules and the reference prerequisites (:class:`ScratchWorker`).
+        refusals: forbidden shortcuts per module, found by whoever holds the code (default:
+            the scan of the submission's files).
+    """
+
+    def __init__(self, assignment: Assignment, submission: Path | None, *, transport=None,
+                 refusals: dict[str, list[forbidden.Finding]] | None = None, isolation: str = "none",
                  timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = (), references: Path | None = None,
                  memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET):
         self.assignment = assignment
-        self.folder = Path(submission) / assignment.name
+        self.folder = None if submission is None else Path(submission) / assignment.name
         references = references if references is not None else course.solutions_dir()
-        self.prerequisites = {name: references / name for name in assignment.requires}
+        self.prerequisites = prerequisites = {name: references / name for name in assignment.requires}
         # Redaction errs on the wide side: every solution line of 8+ characters counts.
-        self.secrets = solution_code_lines([p for f in self.prerequisites.values() for p in f.glob("*.py")], min_len=8)
-        self.isolation = isolation
+        self.secrets = solution_code_lines([p for f in prerequisites.values() for p in f.glob("*.py")], min_len=8)
         self.timeout = timeout
-        self.memory_gib = memory_gib
+        self.memory_gib = memory_gib  # named in a failure's message
         self.budget = budget
         self.spent = 0.0  # seconds of start-ups and calls so far
-        self.hidden = list(hidden)
         self.hung: set[str] = set()
         self.returned: set[str] = set()  # long strings from a worker that holds reference code
         self.files: dict[str, bytes] = {}
         self.refused: SubmissionRefused | None = None
-        if self.folder.is_dir() or self.folder.is_symlink():
+        if self.folder is not None and (self.folder.is_dir() or self.folder.is_symlink()):
             try:
                 self.files = read_modules(self.folder)
-                taken = {path.stem for f in self.prerequisites.values() for path in f.glob("*.py")}
+                taken = {path.stem for f in prerequisites.values() for path in f.glob("*.py")}
                 refuse_shadowing(assignment.name, self.files, taken)
             except SubmissionRefused as exc:
                 self.refused, self.files = exc, {}
         self.defined = self._defined_names() | self._defined_names(references / assignment.name)
-        self.refusals = self._scan() if self.files else {}
-        self._scratch: Path | None = None
-        self._proc: StudentProcess | None = None
+        self.refusals = refusals if refusals is not None else self._scan() if self.files else {}
+        if transport is None:
+            folders = {assignment.name: self.files}
+            folders.update({name: read_modules(path) if path.is_dir() else {} for name, path in prerequisites.items()})
+            forbidden_names = tuple(sorted({n for ns in assignment.forbidden.values() for n in ns}))
+            transport = ScratchWorker(folders, hidden, isolation, memory_gib=memory_gib, forbidden=forbidden_names)
+        self.transport = transport
 
     def _sources(self):
         for name, data in self.files.items():
@@ -158,26 +175,8 @@ class Student:
                 helpers += hits
         return {m: found.get(m, []) + helpers for m in self.assignment.modules}
 
-    # ---------------------------------------------------------------- process
-
-    def _process(self) -> StudentProcess:
-        if self._proc is None:
-            folders = {self.assignment.name: self.files}
-            folders.update({name: read_modules(path) if path.is_dir() else {}
-                            for name, path in self.prerequisites.items()})
-            self._scratch = make_scratch(folders)
-            forbidden_names = tuple(sorted({n for ns in self.assignment.forbidden.values() for n in ns}))
-            self._proc = StudentProcess(self._scratch, list(folders), self.hidden, self.isolation,
-                                        memory_gib=self.memory_gib, forbidden=forbidden_names)
-        return self._proc
-
     def close(self) -> None:
-        if self._proc is not None:
-            self._proc.stop()
-            self._proc = None
-        if self._scratch is not None:
-            shutil.rmtree(self._scratch, ignore_errors=True)
-            self._scratch = None
+        self.transport.close()
 
     # ---------------------------------------------------------------- requests
 
@@ -204,7 +203,7 @@ class Student:
         name = self.assignment.name
         if self.refused is not None:
             raise CheckFailure(self.refused.en, self.refused.es)
-        if not self.folder.is_dir():
+        if self.folder is not None and not self.folder.is_dir():
             raise CheckFailure(
                 f"{name}/ is missing from the submission",
                 f"falta la carpeta {name}/ en la entrega",
@@ -226,7 +225,7 @@ class Student:
         limit = min(limit, left)
         started = time.monotonic()
         try:
-            reply = self._process().request({"op": op, "target": target, **fields}, limit,
+            reply = self.transport.request({"op": op, "target": target, **fields}, limit,
                                             startup_timeout=min(STARTUP_TIMEOUT, left))
         except StudentFailure as exc:
             if exc.kind == "timeout" or (exc.kind == "startup" and time.monotonic() - started >= left):

@@ -1,0 +1,10 @@
+"""The grading side: code that runs in the grading process, never beside student code.
+
+- ``runner``: ``python -m autograder grade``; one grading pytest process per assignment.
+- ``pytest_plugin``: fixtures, seeds and per-test reports for the hidden graders.
+- ``rules``: the one reader of a grader's metadata (points, bilingual title, request time
+  limit, seed derivation, internal-error text, ``course_data``), shared by the plugin,
+  the notebook build and grading in a kernel.
+- ``student``: the graders' handle on the student's code, behind a transport.
+- ``checks``: verdict helpers; ``forbidden``: the static scan for forbidden shortcuts.
+"""

@@ -1,0 +1,26 @@
+"""Limits and defaults shared by every way of grading: the module form's sandbox, the
+pytest plugin, nbgrader's kernels and grading inside a student's own kernel."""
+
+from __future__ import annotations
+
+DEFAULT_TIMEOUT = 10.0  # seconds per request to student code; reference calls take milliseconds
+DEFAULT_MEMORY_GIB = 4.0  # address space of the worker; importing torch alone maps ~0.8 GiB
+DEFAULT_BUDGET = 300.0  # seconds of start-ups and calls per assignment; the reference needs < 15
+# Torch threads for graded code and the graders' own replays. On a busy machine a thread
+# pool on oversubscribed cores can be ten times slower than one thread, and a time limit
+# must mean the same there as on a quiet one.
+GRADING_THREADS = 1
+
+
+def thread_env() -> dict[str, str]:
+    """Environment variables that start a process (a worker, a kernel) on GRADING_THREADS."""
+    return {"OMP_NUM_THREADS": str(GRADING_THREADS)}
+
+
+def pin_torch_threads() -> int:
+    """Run torch on GRADING_THREADS threads in this process; returns the count before."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(GRADING_THREADS)
+    return before
