@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -10,10 +12,12 @@ from . import course
 from .authoring import release
 from .authoring.stubs import MarkerError
 from .authoring.sync import differences, sync
+from .grading import batch, reports
 from .grading.runner import GradingError, grade
 from .notebooks import nbgrader_course
 from .notebooks.build import LANGS, NotebookError
 from .notebooks.nbgrader_course import NbgraderError
+from .platforms import gradescope
 from .settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 
@@ -34,8 +38,30 @@ def _sync(args) -> int:
 def _grade(args) -> int:
     grade(Path(args.path), Path(args.out), seed=args.seed, only=args.only or None,
           isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs,
-          memory_gib=args.memory, budget=args.budget, seeds=args.seeds or [])
+          memory_gib=args.memory, budget=args.budget, seeds=args.seeds or [], visibility=args.visibility)
     return 0
+
+
+def _grade_class(args) -> int:
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    roster = Path(args.roster) if args.roster else None
+    outcomes = batch.grade_class(Path(args.submissions), Path(args.out), jobs=args.jobs, only=args.only,
+                                     seed=seed, force=args.force, roster=roster, isolation=args.isolation,
+                                     timeout=args.timeout, memory_gib=args.memory, budget=args.budget,
+                                     seeds=args.seeds or [], visibility=args.visibility)
+    return 1 if any(o.problem for o in outcomes) else 0
+
+
+def _gradescope(args) -> int:
+    names = gradescope.build(Path(args.out), only=args.only, visibility=args.visibility, memory_gib=args.memory,
+                             timeout=args.timeout, budget=args.budget)
+    print(f"wrote {args.out}: {len(names)} files; upload it as the autograder of a Gradescope programming "
+          "assignment (setup.sh and run_autograder at its root)")
+    return 0
+
+
+def _gradescope_run(args) -> int:
+    return gradescope.run(Path(args.root))
 
 
 def _seed_list(text: str) -> list[int]:
@@ -74,17 +100,8 @@ def _nbgrader(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m autograder", description="Transformer course tooling.")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("sync", help="regenerate assignments/ (stubs + public tests) from solutions/")
-    p.add_argument("--check", action="store_true", help="only report whether assignments/ is stale (exit 1 if so)")
-    p.set_defaults(func=_sync)
-
-    p = sub.add_parser("grade", help="grade a submission folder laid out like assignments/")
-    p.add_argument("path", help="the submission, e.g. a student's assignments/ copy, or solutions")
-    p.add_argument("--out", default="results", help="folder for results.json (default: results)")
+def _grading_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by `grade` and `grade-class`."""
     p.add_argument("--seed", type=int, default=None, help="seed of the randomised inputs (default: a new one)")
     p.add_argument("--seeds", type=_seed_list, default=None, metavar="N,N,...",
                    help="run every grader once per seed (to check that a submission's verdict does not depend on "
@@ -101,11 +118,58 @@ def build_parser() -> argparse.ArgumentParser:
                         f"(default {DEFAULT_BUDGET:g})")
     p.add_argument("--isolation", choices=("auto", "namespace", "none"), default="auto",
                    help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
+    p.add_argument("--visibility", choices=reports.VISIBILITIES, default="visible",
+                   help="Gradescope visibility of every graded test in results.json (default: visible; "
+                        "after_published or after_due_date hide them until then)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m autograder", description="Transformer course tooling.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("sync", help="regenerate assignments/ (stubs + public tests) from solutions/")
+    p.add_argument("--check", action="store_true", help="only report whether assignments/ is stale (exit 1 if so)")
+    p.set_defaults(func=_sync)
+
+    p = sub.add_parser("grade", help="grade a submission folder laid out like assignments/")
+    p.add_argument("path", help="the submission, e.g. a student's assignments/ copy, or solutions")
+    p.add_argument("--out", default="results", help="folder for results.json (default: results)")
+    _grading_options(p)
     p.add_argument("--jobs", type=_positive(int), default=None,
                    help="assignments graded at once (default: one per core, at most 2)")
     p.add_argument("--debug", action="store_true",
                    help="keep the graders' pytest output in OUT/grader-log.txt (instructors only)")
     p.set_defaults(func=_grade)
+    p = sub.add_parser("grade-class", help="grade a folder of submissions (one folder, .zip or .bundle per "
+                       "student) into per-student results and a class grades.csv")
+    p.add_argument("submissions", help="the folder that holds one entry per student")
+    p.add_argument("--out", required=True, help="folder for <student>/results.json, grades.csv (and canvas.csv)")
+    _grading_options(p)
+    p.add_argument("--jobs", type=_positive(int), default=1, help="students graded at once (default 1)")
+    p.add_argument("--force", action="store_true", help="regrade students already graded with the same files")
+    p.add_argument("--roster", help="CSV with a student column and Canvas's Student, ID, SIS User ID, "
+                   "SIS Login ID (Section optional): also write canvas.csv for Canvas's gradebook import")
+    p.set_defaults(func=_grade_class)
+
+    p = sub.add_parser("gradescope", help="write a Gradescope autograder zip (setup.sh, run_autograder, graders)")
+    p.add_argument("--out", required=True, help="the zip to write, e.g. autograder.zip")
+    p.add_argument("--only", action="append", choices=[a.name for a in course.ASSIGNMENTS],
+                   help="grade only this assignment (repeatable; default: all)")
+    p.add_argument("--visibility", choices=reports.VISIBILITIES, default="visible",
+                   help="Gradescope visibility of the graded tests (default: visible)")
+    p.add_argument("--memory", type=_positive(float), default=DEFAULT_MEMORY_GIB, metavar="GIB",
+                   help=f"address space allowed to student code, in GiB (default {DEFAULT_MEMORY_GIB:g})")
+    p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
+                   help=f"seconds per call into student code (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--budget", type=_positive(float), default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help=f"seconds for student code per assignment (default {DEFAULT_BUDGET:g})")
+    p.set_defaults(func=_gradescope)
+    p = sub.add_parser("gradescope-run", help="what run_autograder runs: grade ROOT/submission into "
+                       "ROOT/results/results.json (always written)")
+    p.add_argument("--root", default=os.environ.get("GRADESCOPE_ROOT", "/autograder"),
+                   help="Gradescope's folder (default: $GRADESCOPE_ROOT or /autograder)")
+    p.set_defaults(func=_gradescope_run)
+
     p = sub.add_parser("release",
                        help="write the student repository (stubs, public tests, data; no solutions or graders)")
     p.add_argument("--out", required=True, help="a new or empty folder, or an earlier release to replace")
@@ -130,7 +194,8 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (GradingError, MarkerError, release.ReleaseError, FileNotFoundError, NotebookError, NbgraderError) as exc:
+    except (GradingError, batch.ClassError, MarkerError, release.ReleaseError, FileNotFoundError,
+            NotebookError, NbgraderError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

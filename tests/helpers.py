@@ -21,6 +21,7 @@ class Graded:
     stdout: str
     stderr: str
     results: dict | None
+    out: str = ""  # the --out folder: results.json, junit.xml, summary.md
 
     def tests(self, assignment: str) -> dict[str, dict]:
         """name -> test record for one assignment."""
@@ -42,7 +43,7 @@ def run_grade(submission: Path, out: Path, *args: str, env: dict | None = None, 
     )
     path = out / "results.json"
     results = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
-    return Graded(proc.returncode, proc.stdout, proc.stderr, results)
+    return Graded(proc.returncode, proc.stdout, proc.stderr, results, str(out))
 
 
 def make_submission(dest: Path, edits: dict[str, list[tuple[str, str]]] | None = None,
@@ -64,3 +65,25 @@ def make_submission(dest: Path, edits: dict[str, list[tuple[str, str]]] | None =
     for rel, content in (files or {}).items():
         (dest / rel).write_text(content, encoding="utf-8")
     return dest
+
+
+def course_notebook(assignment: str, lang: str = "es", solved: bool = True,
+                    edit=None) -> bytes:
+    """The notebook a student hands in: the released version of ``assignment`` with its
+    solution cells holding the reference code (``solved``) or left as released; ``edit``
+    (cell source -> new source, or None to keep) changes any code cell after that."""
+    import nbformat
+
+    from autograder import course
+    from autograder.authoring.stubs import BEGIN_SOLUTION, END_SOLUTION
+    from autograder.notebooks import build
+
+    reference = build.build(course.get(assignment), lang)
+    nb = build.student_version(reference)
+    for ref, cell in zip(reference.cells, nb.cells):
+        if solved and cell.cell_type == "code" and ref.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = "\n".join(line for line in ref.source.split("\n")
+                                    if line.strip() not in (BEGIN_SOLUTION, END_SOLUTION))
+        if edit is not None and cell.cell_type == "code":
+            cell.source = edit(cell.source) or cell.source
+    return nbformat.writes(nb).encode("utf-8")

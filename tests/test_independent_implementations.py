@@ -28,4 +28,4 @@ def test_correct_submission_gets_full_marks_at_every_seed(style, tmp_path):
     assert g.rc == 0, g.stderr
     lost = [(t["name"], t["output"][:300]) for t in g.results["tests"] if t["score"] < t["max_score"]]
     assert not lost, lost
-    assert g.results["score"] == g.results["max_score"] > 0
+    assert g.results["score"] == g.results["extra_data"]["max_score"] > 0

@@ -60,7 +60,7 @@ def test_cheating_submission_gains_nothing(cheat, tmp_path):
     sdpa_tests = _attention_tests(g)
     assert sdpa_tests and all(t["score"] == 0 for t in sdpa_tests), [(t["name"], t["score"]) for t in sdpa_tests]
     text = (out / "results.json").read_text()
-    assert "PASSED" not in text and g.results["score"] < g.results["max_score"]
+    assert "PASSED" not in text and g.results["score"] < g.results["extra_data"]["max_score"]
 
 
 def _steal_solution_source():
@@ -139,7 +139,7 @@ def test_interpreter_under_tmp_still_runs_student_code(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "isolation: namespace" in proc.stdout, proc.stdout
     results = json.loads((out / "results.json").read_text())
-    assert results["score"] == results["max_score"] > 0, proc.stdout
+    assert results["score"] == results["extra_data"]["max_score"] > 0, proc.stdout
 
 
 def test_scratch_copy_is_deleted_and_prints_never_reach_results(tmp_path):
@@ -149,7 +149,7 @@ def test_scratch_copy_is_deleted_and_prints_never_reach_results(tmp_path):
     loud = "import sys\nprint('LEAK-MARKER-1 ' + open(__file__).read()[:50])\nprint('LEAK-MARKER-2', file=sys.stderr)\n"
     sub = make_submission(tmp_path / "sub", {"a1_attention/masks.py": [("import torch\n", "import torch\n" + loud)]})
     g = run_grade(sub, tmp_path / "out", "--only", "a1_attention", "--seed", "4", env={"TMPDIR": str(scratch_tmp)})
-    assert g.rc == 0 and g.results["score"] == g.results["max_score"]
+    assert g.rc == 0 and g.results["score"] == g.results["extra_data"]["max_score"]
     assert "LEAK-MARKER" not in (tmp_path / "out" / "results.json").read_text() + g.stdout
     assert not [p for p in os.listdir(scratch_tmp) if p.startswith("course-grade-")]
 

@@ -64,7 +64,7 @@ def test_an_installed_pytest_timeout_changes_nothing(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert not loaded.exists(), "the grading pytest loaded a third-party plugin"
     results = json.loads((out / "results.json").read_text())
-    assert results["score"] == results["max_score"] > 0, proc.stdout
+    assert results["score"] == results["extra_data"]["max_score"] > 0, proc.stdout
 
 
 def test_graders_use_request_timeout_not_pytest_timeouts_marker():

@@ -27,6 +27,7 @@ from .checks import CheckFailure
 from .student import Student
 
 _RESULTS = pytest.StashKey[dict]()
+_PEAK = pytest.StashKey[dict]()  # the student worker's peak memory, measured by this process
 
 
 def pytest_addoption(parser):
@@ -80,6 +81,9 @@ def student(request):
     )
     yield handle
     handle.close()
+    peak = getattr(handle.transport, "peak_kib", None)
+    if peak:
+        config.stash[_PEAK] = peak
 
 
 @pytest.fixture(autouse=True)
@@ -139,7 +143,8 @@ def pytest_runtest_makereport(item, call):
     title = rules.first_line(item.function)
     name = title if seed is None else f"{title} [seed {seed}]"
     record = {"id": item.nodeid, "name": name, "max_score": points, "score": 0.0,
-              "output": "", "internal_error": False}
+              "output": "", "internal_error": False,
+              "seed": seed if seed is not None else item.config.getoption("--grade-seed")}
     if report.passed:
         record["score"] = points
     elif call.excinfo is not None and isinstance(call.excinfo.value, CheckFailure):
@@ -159,4 +164,5 @@ def pytest_sessionfinish(session, exitstatus):
     path = session.config.getoption("--grade-report")
     if path:
         records = list(session.config.stash[_RESULTS].values())
-        Path(path).write_text(json.dumps({"tests": records}, indent=1), encoding="utf-8")
+        peak = session.config.stash.get(_PEAK, None)
+        Path(path).write_text(json.dumps({"tests": records, "worker_peak_kib": peak}, indent=1), encoding="utf-8")

@@ -26,6 +26,7 @@ from .. import course
 from ..course import Assignment
 from ..sandbox.isolation import hidden_paths, limits_summary, resolve_isolation
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
+from . import reports
 
 GRADER_OVERHEAD = 600  # seconds the grading process may take beyond the student's budget
 # What the grading process inherits from this one: nothing else (no secrets, no PYTHON*).
@@ -42,6 +43,7 @@ class AssignmentResult:
     tests: list[dict] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""
+    peak_kib: dict = field(default_factory=dict)  # the worker's peak address space and resident memory
 
     @property
     def score(self) -> float:
@@ -108,8 +110,9 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
             last = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["no output"]
             raise GradingError(f"the graders of {assignment.name} could not run "
                                f"(pytest exit {proc.returncode}): {last[0]}")
-        tests = json.loads(report.read_text(encoding="utf-8"))["tests"]
-    result = AssignmentResult(assignment, tests, time.monotonic() - start)
+        report_data = json.loads(report.read_text(encoding="utf-8"))
+    result = AssignmentResult(assignment, report_data["tests"], time.monotonic() - start,
+                              peak_kib=report_data.get("worker_peak_kib") or {})
     if not (submission / assignment.name).is_dir():
         result.note = "missing from the submission / no está en la entrega"
     elif assignment.requires:
@@ -118,22 +121,13 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
     return result
 
 
-def results_json(results: list[AssignmentResult], seed: int, isolation: str, seconds: float) -> dict:
-    tests = []
-    for n, result in enumerate(results, 1):
-        for m, t in enumerate(result.tests, 1):
-            tests.append({
-                "name": f"{result.assignment.name} · {t['name']}",
-                "number": f"{n}.{m}",
-                "score": t["score"],
-                "max_score": t["max_score"],
-                "status": "passed" if t["score"] == t["max_score"] else "failed",
-                "output": t["output"],
-                "visibility": "visible",
-            })
+def results_json(results: list[AssignmentResult], seed: int, isolation: str, seconds: float, *,
+                 visibility: str = "visible", seeds: list[int] = ()) -> dict:
+    """The run in Gradescope's format (see :mod:`autograder.grading.reports`)."""
+    tests = [reports.test_entry(result.assignment.name, f"{n}.{m}", t, visibility=visibility, seed=seed)
+             for n, result in enumerate(results, 1) for m, t in enumerate(result.tests, 1)]
     return {
         "score": sum(r.score for r in results),
-        "max_score": sum(r.max_score for r in results),
         "execution_time": round(seconds, 2),
         "output": (
             f"Random inputs seed {seed} (replay with --seed {seed}). Student code ran in a separate "
@@ -141,16 +135,15 @@ def results_json(results: list[AssignmentResult], seed: int, isolation: str, sec
             f"Semilla de las entradas aleatorias: {seed}. El código del estudiante se ejecutó en un "
             f"proceso aparte, aislamiento: {isolation}."
         ),
+        "output_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
+        "extra_data": {"seed": seed, "seeds": list(seeds), "isolation": isolation,
+                       "max_score": sum(r.max_score for r in results),
+                       "worker_peak_mib": {r.assignment.name: {k: round(v / 1024) for k, v in r.peak_kib.items()}
+                                           for r in results if r.peak_kib}},
         "tests": tests,
     }
-
-
-def write_json_atomic(path: Path, data: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def _fmt(x: float) -> str:
@@ -179,8 +172,9 @@ def default_jobs() -> int:
 def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[str] | None = None,
           isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
           jobs: int | None = None, memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET,
-          seeds: list[int] = (), echo=print) -> dict:
-    """Grade ``submission`` into ``out/results.json``; returns that dict.
+          seeds: list[int] = (), visibility: str = "visible", echo=print) -> dict:
+    """Grade ``submission`` into ``out/results.json`` (with ``junit.xml`` and ``summary.md``
+    beside it); returns that dict. ``visibility``: Gradescope's for every graded test.
 
     ``seeds``: run every grader that draws random inputs once per seed, in one grading
     process per assignment (a check that the same code gets the same verdict at every
@@ -215,10 +209,15 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
         results = list(pool.map(run, assignments))  # course order, whatever finishes first
     if debug:
         (out / "grader-log.txt").write_text("".join(log.getvalue() for log in logs.values()), encoding="utf-8")
-    data = results_json(results, seed, isolation, time.monotonic() - started)
-    write_json_atomic(out / "results.json", data)
+    data = results_json(results, seed, isolation, time.monotonic() - started, visibility=visibility, seeds=seeds)
+    reports.write_all(out, data)
     echo("")
     echo(table(results))
+    peaks = [f"{r.assignment.name.split('_')[0]} {r.peak_kib['address_space'] / 2**20:.2f}/"
+             f"{r.peak_kib['resident'] / 2**20:.2f}" for r in results if r.peak_kib.get("address_space")]
+    if peaks:
+        echo(f"  peak memory of the student's process, GiB (address space / resident; --memory limits the "
+             f"first, {memory_gib:g} GiB): " + ", ".join(peaks))
     lost = [(r.assignment.name, t) for r in results for t in r.tests if t["score"] < t["max_score"]]
     if lost:
         echo("\nLost points / puntos perdidos:")

@@ -37,6 +37,7 @@ from ..course import Assignment
 from ..sandbox.child import wire
 from ..sandbox.child.harness import SCRIPT_TORCH, forbidden_name
 from ..sandbox.child.wire import Unsupported
+from ..sandbox.isolation import MAX_TASKS
 from ..sandbox.process import (
     STARTUP_TIMEOUT,
     ScratchWorker,
@@ -326,7 +327,10 @@ class Student:
             kind, where = self._redact(kind), self._redact(_text(error.get("where"), 120))
         raw = _text(error.get("message"), 300)
         found = {"type": kind, "message": self._message(kind, raw), "where": where,
-                 "memory": kind in ("MemoryError", "OutOfMemoryError") or "can't allocate memory" in raw}
+                 "memory": kind in ("MemoryError", "OutOfMemoryError") or "can't allocate memory" in raw,
+                 # fork() or a new thread refused by the sandbox's cap on processes and threads
+                 "tasks": (kind == "BlockingIOError" and "Resource temporarily unavailable" in raw)
+                 or (kind == "RuntimeError" and "can't start new thread" in raw)}
         step = _text(error.get("target"), 120)
         if step in steps:  # the script step that raised; "$vocab.encode" reads "vocab.encode"
             found["target"] = step.lstrip("$")
@@ -350,6 +354,11 @@ class Student:
             return CheckFailure(
                 f"{target} exceeded the memory limit ({self.memory_gib:g} GiB){at}",
                 f"{target} superó el límite de memoria ({self.memory_gib:g} GiB){at}",
+            )
+        if error.get("tasks"):
+            return CheckFailure(
+                f"{target} exceeded the limit on processes and threads ({MAX_TASKS - 1}){at}",
+                f"{target} superó el límite de procesos e hilos ({MAX_TASKS - 1}){at}",
             )
         if self.prerequisites and not message:
             return CheckFailure(

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..settings import DEFAULT_MEMORY_GIB, thread_env
 from .child import wire
-from .isolation import MAX_FILE_BYTES, interpreter_paths, sandbox_command
+from .isolation import MAX_FILE_BYTES, MAX_TASKS, interpreter_paths, sandbox_command, tasks_of, worker_user
 
 CHILD_DIR = Path(__file__).with_name("child")  # copied whole into every scratch folder
 CHILD_FILES = tuple(sorted(p.name for p in CHILD_DIR.glob("*.py") if p.name != "__init__.py"))
@@ -152,6 +152,36 @@ def make_scratch(folders: dict[str, dict[str, bytes]]) -> Path:
     return scratch
 
 
+def _process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (read from /proc; empty where there is none)."""
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        for children in Path(f"/proc/{current}/task").glob("*/children"):
+            try:
+                todo += [int(c) for c in children.read_text().split()]
+            except (OSError, ValueError):
+                pass
+    return found
+
+
+def memory_peak_kib(pid: int) -> dict[str, int]:
+    """The largest peak address space (VmPeak, what ``--memory`` limits) and peak resident
+    memory (VmHWM, what a container's memory limit counts) among ``pid``'s process tree."""
+    peak = {"address_space": 0, "resident": 0}
+    for each in _process_tree(pid):
+        try:
+            status = Path(f"/proc/{each}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            key = {"VmPeak:": "address_space", "VmHWM:": "resident"}.get(line.split(":")[0] + ":")
+            if key:
+                peak[key] = max(peak[key], int(line.split()[1]))
+    return peak
+
+
 class StudentProcess:
     """One worker over a scratch folder; restarted on demand after a failure."""
 
@@ -166,12 +196,22 @@ class StudentProcess:
         self.proc: subprocess.Popen | None = None
         self.req_w = self.resp_r = -1
         self.next_id = 0
+        self.peak_kib = {"address_space": 0, "resident": 0}  # over every worker this object started
 
     # ------------------------------------------------------------------ lifecycle
 
+    def _user(self) -> tuple[int, int] | None:
+        """Without the namespace sandbox, grading as root runs student code as an
+        unprivileged user (``nobody``), for whom a process limit holds."""
+        return None if self.isolation == "namespace" else worker_user()
+
     def _command(self, req_fd: int, resp_fd: int) -> list[str]:
+        # The PID namespace caps tasks itself; elsewhere RLIMIT_NPROC, over the user's own.
+        user = self._user()
+        tasks = 0 if self.isolation == "namespace" else \
+            tasks_of(user[0] if user else os.getuid()) + MAX_TASKS
         worker = [sys.executable, "-I", str(self.scratch / "_harness" / "worker.py"), str(req_fd), str(resp_fd),
-                  str(self.memory_bytes), str(MAX_FILE_BYTES), self.forbidden, *self.folders]
+                  str(self.memory_bytes), str(MAX_FILE_BYTES), str(tasks), self.forbidden, *self.folders]
         if self.isolation == "namespace":
             return sandbox_command(self.scratch, self.hidden, worker)
         return worker
@@ -190,9 +230,14 @@ class StudentProcess:
             "PYTHONHASHSEED": "0",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
+        user = self._user()
+        if user is not None:
+            for path in [self.scratch, *self.scratch.rglob("*")]:
+                os.chown(path, *user, follow_symlinks=False)
         try:
             self.proc = subprocess.Popen(
                 self._command(req_r, resp_w),
+                **({"user": user[0], "group": user[1], "extra_groups": []} if user else {}),
                 cwd=self.scratch,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -217,6 +262,8 @@ class StudentProcess:
 
     def stop(self) -> None:
         if self.proc is not None:
+            for key, value in memory_peak_kib(self.proc.pid).items():  # measured before the kill, by the parent
+                self.peak_kib[key] = max(self.peak_kib[key], value)
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
@@ -324,6 +371,7 @@ class ScratchWorker:
         self.options = dict(hidden=list(hidden), isolation=isolation, memory_gib=memory_gib, forbidden=forbidden)
         self.scratch: Path | None = None
         self.process: StudentProcess | None = None
+        self.peak_kib = {"address_space": 0, "resident": 0}
 
     def request(self, message: dict, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> dict:
         if self.process is None:
@@ -336,6 +384,7 @@ class ScratchWorker:
     def close(self) -> None:
         if self.process is not None:
             self.process.stop()
+            self.peak_kib = dict(self.process.peak_kib)
             self.process = None
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)

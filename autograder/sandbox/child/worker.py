@@ -1,9 +1,10 @@
 """Main loop of the student's process:
-``python -I worker.py REQ_FD RESP_FD MEMORY_BYTES FILE_BYTES FORBIDDEN FOLDER...``.
+``python -I worker.py REQ_FD RESP_FD MEMORY_BYTES FILE_BYTES TASKS FORBIDDEN FOLDER...``.
 
 The first FOLDER holds the student's modules; the others hold reference prerequisites.
-FORBIDDEN is a comma-separated list of torch names the exercise asks the student to
-build; they raise here when called (``harness.forbid``).
+TASKS caps the processes and threads of the worker's user (RLIMIT_NPROC; 0 where a PID
+namespace caps them instead). FORBIDDEN is a comma-separated list of torch names the
+exercise asks the student to build; they raise here when called (``harness.forbid``).
 
 Started by ``autograder.sandbox.process.StudentProcess`` from a scratch copy of the
 submission. Before any student code can run, it caps its own resources, points
@@ -21,13 +22,15 @@ import sys
 
 def main() -> None:
     req_fd, resp_fd = int(sys.argv[1]), int(sys.argv[2])
-    memory, file_size = int(sys.argv[3]), int(sys.argv[4])
-    forbidden = [name for name in sys.argv[5].split(",") if name]
-    folders = sys.argv[6:]
+    memory, file_size, tasks = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+    forbidden = [name for name in sys.argv[6].split(",") if name]
+    folders = sys.argv[7:]
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    if tasks:
+        resource.setrlimit(resource.RLIMIT_NPROC, (tasks, tasks))
 
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):

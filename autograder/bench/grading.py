@@ -1,0 +1,67 @@
+"""Grading throughput: ``python -m autograder.bench.grading [--copies 4] [--jobs 1 2] [--only ...]``.
+
+Grades a class made of ``--copies`` copies of a mixed set (the solutions, the untouched
+stubs, one wrong and one crashing attention) with ``grade-class`` at each ``--jobs``, and
+prints submissions per hour, plus the peak memory of the student's process per
+assignment (address space, what ``--memory`` limits; resident, what a container's memory
+limit counts) for the correct submissions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+from .. import course
+from ..grading import batch, reports
+
+BROKEN = {
+    "wrong": ("return output, weights", "return output * 0, weights"),
+    "crashes": ("    d_k = q.size(-1)\n", "    d_k = q.size(-1)\n    import os\n    os._exit(0)\n"),
+}
+
+
+def make_class(folder: Path, copies: int) -> None:
+    solutions, stubs = course.solutions_dir(), course.assignments_dir()
+    ignore = shutil.ignore_patterns("test_*", "conftest.py", "__pycache__")
+    for n in range(copies):
+        shutil.copytree(solutions, folder / f"solved{n}", ignore=ignore)
+        shutil.copytree(stubs, folder / f"stub{n}", ignore=ignore)
+        for kind, (old, new) in BROKEN.items():
+            target = folder / f"{kind}{n}"
+            shutil.copytree(solutions, target, ignore=ignore)
+            path = target / "a1_attention" / "attention.py"
+            path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--copies", type=int, default=1, help="copies of the 4-submission mix (default 1)")
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="students at once to try (default 1 2)")
+    parser.add_argument("--only", action="append", help="assignments to grade (default: all)")
+    args = parser.parse_args(argv)
+    only = args.only or [a.name for a in course.ASSIGNMENTS]
+    with tempfile.TemporaryDirectory(prefix="course-bench-") as tmp:
+        folder = Path(tmp) / "class"
+        make_class(folder, args.copies)
+        count = len(list(folder.iterdir()))
+        print(f"class: {count} submissions ({args.copies} x solved, stub, wrong, crashes); "
+              f"assignments: {', '.join(only)}")
+        for jobs in args.jobs:
+            out = Path(tmp) / f"out-{jobs}"
+            started = time.monotonic()
+            batch.grade_class(folder, out, jobs=jobs, only=only, seed=1, echo=lambda *a, **k: None)
+            seconds = time.monotonic() - started
+            print(f"--jobs {jobs}: {count} submissions in {seconds:.0f} s = "
+                  f"{count * 3600 / seconds:,.0f} submissions/hour ({seconds / count:.1f} s each)")
+        peaks = reports.read_json(Path(tmp) / f"out-{args.jobs[-1]}" / "solved0" / "results.json")["extra_data"]
+        print("peak memory of the student's process, correct submission (MiB): address space / resident")
+        for name, peak in peaks.get("worker_peak_mib", {}).items():
+            print(f"  {name:<16} {peak['address_space']:>6,} / {peak['resident']:>5,}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+"""Grade a whole class: ``python -m autograder grade-class SUBMISSIONS --out DIR``.
+
+Each entry of SUBMISSIONS is one student: a folder, a ``.zip`` or a git bundle
+(``.bundle``), named after the student. Each is turned into the module form
+(:mod:`~autograder.grading.uploads`) and graded exactly as ``python -m autograder grade``
+grades it, ``--jobs`` students at a time, into::
+
+    DIR/<student>/results.json, junit.xml, summary.md (the student's feedback)
+    DIR/grades.csv           student, points per assignment, total, status
+    DIR/canvas.csv           with --roster: Canvas's gradebook import format
+
+A student whose upload fingerprint (a hash of its files) and grading settings match the
+ones recorded with their results is skipped, so a run stopped with Ctrl-C resumes where it was (``--force``
+regrades everyone). A submission that cannot be graded (empty, broken zip, a grader
+failure) gets a results.json with a visible test saying why and 0 points; it never stops
+the class run, and the summary lists it.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import subprocess
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import course
+from . import reports, uploads
+from .runner import GradingError, grade
+
+FINGERPRINT = "fingerprint.txt"
+
+
+class ClassError(Exception):
+    """The class run cannot start (no such folder, a broken roster); the message says why."""
+
+
+@dataclass
+class Outcome:
+    student: str
+    data: dict  # results.json
+    problem: str = ""  # why it could not be graded, if so
+    skipped: bool = False  # graded by an earlier run with the same files
+
+
+def students(folder: Path) -> list[tuple[str, Path]]:
+    """(student, entry) for every folder, .zip or .bundle in ``folder``, sorted by name."""
+    if not folder.is_dir():
+        raise ClassError(f"{folder} is not a folder of submissions (one sub-folder, .zip or .bundle per student)")
+    found = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith(".") or entry.is_symlink():
+            continue
+        if entry.is_dir():
+            found.append((entry.name, entry))
+        elif entry.suffix in (".zip", ".bundle"):
+            found.append((entry.stem, entry))
+    names = [name for name, _ in found]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ClassError(f"two submissions for {', '.join(twice)} (a folder and a .zip?); keep one each")
+    return found
+
+
+def fingerprint(entry: Path) -> str:
+    """sha256 over the names and bytes of the regular files of ``entry`` (or its bytes)."""
+    digest = hashlib.sha256()
+    paths = [entry] if entry.is_file() else sorted(p for p in entry.rglob("*")
+                                                   if p.is_file() and not p.is_symlink() and ".git" not in p.parts)
+    for path in paths:
+        digest.update(str(path.relative_to(entry.parent if entry.is_file() else entry)).encode() + b"\0")
+        digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def stamp(entry: Path, only: list[str], seed: int, options: dict) -> str:
+    """What a student's results were graded from: the upload's fingerprint and the grading
+    settings (another seed, assignment list or limit means grading again)."""
+    settings = json.dumps({"only": only, "seed": seed, **options}, sort_keys=True, default=str)
+    return f"{fingerprint(entry)} {hashlib.sha256(settings.encode()).hexdigest()[:16]}"
+
+
+def failure_results(message_en: str, message_es: str, seed: int) -> dict:
+    """A results.json for a submission that could not be graded: one visible test at 0."""
+    return {
+        "score": 0,
+        "execution_time": 0,
+        "output": f"{message_en}\n{message_es}",
+        "output_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "extra_data": {"seed": seed, "max_score": 0, "graded": False, "problem": message_en},
+        "tests": [{"name": "Submission could not be graded / No se pudo calificar la entrega", "number": "0",
+                   "score": 0, "max_score": 0, "status": "failed", "output": f"{message_en}\n{message_es}",
+                   "output_format": "text", "visibility": "visible",
+                   "extra_data": {"assignment": "submission", "seed": seed}}],
+    }
+
+
+def _unpack(entry: Path, work: Path) -> Path:
+    """The folder that holds the upload: ``entry`` itself, or a clone of a git bundle."""
+    if entry.suffix != ".bundle":
+        return entry
+    clone = work / "repository"
+    proc = subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(entry), str(clone)],
+                          capture_output=True, text=True, timeout=120,
+                          env={"GIT_TERMINAL_PROMPT": "0", "PATH": "/usr/bin:/bin"})
+    if proc.returncode != 0:
+        raise uploads.UploadError(f"{entry.name} is not a git bundle git can clone",
+                                  f"git no puede clonar {entry.name}")
+    return clone
+
+
+def grade_student(student: str, entry: Path, out: Path, *, only: list[str], seed: int, **options) -> Outcome:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / FINGERPRINT).unlink(missing_ok=True)
+    with tempfile.TemporaryDirectory(prefix="course-class-") as tmp:
+        work = Path(tmp)
+        try:
+            upload = uploads.normalize(_unpack(entry, work), work / "submission")
+            if not upload.assignments:
+                raise uploads.UploadError("no module of the course's assignments was found in the upload",
+                                          "no se encontró ningún módulo de las tareas del curso en la entrega")
+            data = grade(work / "submission", out, seed=seed, only=only, jobs=1, echo=lambda *a, **k: None,
+                         **options)
+            data["output"] += "\n" + upload.describe()
+            reports.write_all(out, data)
+            problem = ""
+        except uploads.UploadError as exc:
+            data, problem = failure_results(exc.en, exc.es, seed), exc.en
+            reports.write_all(out, data)
+        except GradingError as exc:
+            data, problem = failure_results(f"grading failed: {exc}", f"la calificación falló: {exc}", seed), str(exc)
+            reports.write_all(out, data)
+    (out / FINGERPRINT).write_text(stamp(entry, only, seed, options) + "\n", encoding="utf-8")
+    return Outcome(student, data, problem)
+
+
+def _already_graded(student: str, entry: Path, out: Path, expected: str) -> Outcome | None:
+    try:
+        if (out / FINGERPRINT).read_text(encoding="utf-8").strip() == expected:
+            data = reports.read_json(out / "results.json")
+            return Outcome(student, data, data["extra_data"].get("problem", ""), skipped=True)
+    except (OSError, ValueError, KeyError):
+        pass
+    return None
+
+
+def _points(data: dict, assignment: str) -> float:
+    return sum(t["score"] for t in data["tests"] if t.get("extra_data", {}).get("assignment") == assignment)
+
+
+def grades_csv(outcomes: list[Outcome], only: list[str]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["student", *only, "total", "status"])
+    for o in outcomes:
+        writer.writerow([o.student, *(f"{_points(o.data, a):g}" for a in only), f"{o.data['score']:g}",
+                         f"not graded: {o.problem}" if o.problem else "graded"])
+    return buf.getvalue()
+
+
+ROSTER_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
+
+
+def read_roster(path: Path) -> dict[str, dict[str, str]]:
+    """student (the submission's name) -> Canvas's identifying columns, from a CSV with a
+    ``student`` column and Canvas's ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``
+    (and optionally ``Section``)."""
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ClassError(f"cannot read the roster {path}: {exc}") from None
+    if not rows:
+        raise ClassError(f"the roster {path} has no rows")
+    missing = [c for c in ("student", *ROSTER_COLUMNS[:4]) if c not in rows[0]]
+    if missing:
+        raise ClassError(f"the roster {path} lacks the column(s) {', '.join(missing)} "
+                         f"(needed: student, {', '.join(ROSTER_COLUMNS[:4])}; optional: Section)")
+    return {row["student"]: {c: row.get(c) or "" for c in ROSTER_COLUMNS} for row in rows}
+
+
+def canvas_csv(outcomes: list[Outcome], roster: dict[str, dict[str, str]], title: str, max_score: float) -> str:
+    """Canvas's gradebook import: its identifying columns, then one column of points, with
+    the "Points Possible" row Canvas expects first."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow([*ROSTER_COLUMNS, title])
+    writer.writerow(["Points Possible", "", "", "", "", f"{max_score:g}"])
+    for o in outcomes:
+        if o.student in roster:
+            writer.writerow([*(roster[o.student][c] for c in ROSTER_COLUMNS), f"{o.data['score']:g}"])
+    return buf.getvalue()
+
+
+def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] | None = None,
+                seed: int = 0, force: bool = False, roster: Path | None = None, echo=print, **options) -> list[Outcome]:
+    entries = students(submissions)
+    only = only or [a.name for a in course.ASSIGNMENTS]
+    names = roster_names = None
+    if roster is not None:
+        names = read_roster(roster)
+        roster_names = set(names)
+    if not entries:
+        raise ClassError(f"{submissions} holds no submissions (one sub-folder, .zip or .bundle per student)")
+    out.mkdir(parents=True, exist_ok=True)
+    echo(f"Grading {len(entries)} submission(s) from {submissions}, {jobs} at a time (seed {seed})")
+    outcomes: dict[str, Outcome] = {}
+    todo = []
+    for student, entry in entries:
+        earlier = None if force else _already_graded(student, entry, out / student,
+                                                     stamp(entry, only, seed, options))
+        if earlier is not None:
+            outcomes[student] = earlier
+        else:
+            todo.append((student, entry))
+    if outcomes:
+        echo(f"  {len(outcomes)} already graded with the same files and settings (skipped; --force regrades them)")
+    started, lock, done = time.monotonic(), threading.Lock(), [0]
+
+    def one(student: str, entry: Path) -> Outcome:
+        o = grade_student(student, entry, out / student, only=only, seed=seed, **options)
+        with lock:
+            done[0] += 1
+            spent = time.monotonic() - started
+            eta = spent / done[0] * (len(todo) - done[0])
+            points = f"{o.data['score']:g}/{o.data['extra_data']['max_score']:g}"
+            status = f"not graded: {o.problem}" if o.problem else points
+            echo(f"  [{done[0]}/{len(todo)}] {student}: {status}  (left about {eta / 60:.0f} min)", flush=True)
+        return o
+
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    try:
+        futures = [pool.submit(one, student, entry) for student, entry in todo]
+        for future in as_completed(futures):
+            o = future.result()
+            outcomes[o.student] = o
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        echo(f"\ninterrupted: {len(outcomes)} of {len(entries)} graded; run the same command again to go on")
+        raise
+    pool.shutdown()
+    ordered = [outcomes[student] for student, _ in entries]
+    reports.write_text(out / "grades.csv", grades_csv(ordered, only))
+    written = [out / "grades.csv"]
+    if names is not None:
+        best = max((o.data["extra_data"].get("max_score", 0) for o in ordered if not o.problem), default=0)
+        reports.write_text(out / "canvas.csv", canvas_csv(ordered, names, "Transformer course (autograder)", best))
+        written.append(out / "canvas.csv")
+        unknown = sorted(o.student for o in ordered if o.student not in roster_names)
+        if unknown:
+            echo(f"  not in the roster (left out of canvas.csv): {', '.join(unknown)}")
+    failed = [o for o in ordered if o.problem]
+    echo(f"\n{len(ordered) - len(failed)} graded, {len(failed)} could not be graded; wrote "
+         + ", ".join(str(p) for p in written))
+    for o in failed:
+        echo(f"  {o.student}: {o.problem}")
+    return ordered
+

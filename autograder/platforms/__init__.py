@@ -1,0 +1,1 @@
+"""Where courses grade: Gradescope's autograder zip and runner (``gradescope``)."""
