@@ -17,7 +17,7 @@ from .grading.runner import GradingError, grade
 from .notebooks import nbgrader_course
 from .notebooks.build import LANGS, NotebookError
 from .notebooks.nbgrader_course import NbgraderError
-from .platforms import gradescope
+from .platforms import classroom, gradescope
 from .settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 
@@ -64,6 +64,13 @@ def _gradescope_run(args) -> int:
     return gradescope.run(Path(args.root))
 
 
+def _classroom_instructor(args) -> int:
+    written = classroom.write_instructor_files(Path(args.out))
+    print("wrote " + ", ".join(written) + f" in {Path(args.out).resolve()}; add the secret CLASSROOM_TOKEN and "
+          "your roster, then run 'Grade a class' from the Actions tab")
+    return 0
+
+
 def _seed_list(text: str) -> list[int]:
     try:
         seeds = [int(part) for part in text.split(",")]
@@ -87,7 +94,7 @@ def _positive(kind):
 
 
 def _release(args) -> int:
-    written = release.build(Path(args.out), lang=args.lang)
+    written = release.build(Path(args.out), lang=args.lang, classroom=args.classroom)
     print(f"wrote {len(written)} files to {Path(args.out).resolve()}; scanned: no solution or grader material")
     return 0
 
@@ -174,7 +181,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="write the student repository (stubs, public tests, data; no solutions or graders)")
     p.add_argument("--out", required=True, help="a new or empty folder, or an earlier release to replace")
     p.add_argument("--lang", choices=LANGS, default="es", help="language of the notebooks in notebooks/ (default: es)")
+    p.add_argument("--classroom", action="store_true",
+                   help="add .github/workflows/classroom.yml: GitHub Classroom points from the public tests "
+                        "on every push")
     p.set_defaults(func=_release)
+    p = sub.add_parser("classroom-instructor", help="write the instructor's GitHub Actions workflow that grades every "
+                       "student repository of an assignment with the hidden graders (a job per student)")
+    p.add_argument("--out", default=".", help="root of the instructor's private course repository (default: .)")
+    p.set_defaults(func=_classroom_instructor)
 
     p = sub.add_parser("nbgrader", help="an nbgrader course generated from the single source (build, autograde)")
     actions = p.add_subparsers(dest="action", required=True)

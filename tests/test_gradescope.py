@@ -11,12 +11,14 @@ import sysconfig
 import zipfile
 from pathlib import Path
 
+import attack_sources as src
 import gradescope_spec
 import pytest
 
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, course_notebook
 
 ONLY = ("a1_attention", "a3_blocks")  # a3 needs a1 as a prerequisite
+MEMORY = "1.5"  # GiB: correct code peaks near 0.7 GiB of address space; the hog below touches 6
 pytestmark = pytest.mark.xdist_group("gradescope")
 
 
@@ -24,7 +26,8 @@ pytestmark = pytest.mark.xdist_group("gradescope")
 def autograder_zip(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("gs") / "autograder.zip"
     args = [a for name in ONLY for a in ("--only", name)]
-    proc = subprocess.run([sys.executable, "-m", "autograder", "gradescope", "--out", str(out), *args],
+    proc = subprocess.run([sys.executable, "-m", "autograder", "gradescope", "--out", str(out), "--memory", MEMORY,
+                           *args],
                           capture_output=True, text=True, cwd=ROOT, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return out
@@ -93,7 +96,7 @@ def test_zip_has_gradescope_layout_and_nothing_more(autograder_zip):
     assert not [n for n in names if n.startswith(("source/tests/", "tests/")) or "__pycache__" in n]
     assert "download.pytorch.org/whl/cpu" in requirements and "\ntorch==" in requirements
     assert "+cpu" not in requirements
-    assert config["only"] == list(ONLY)
+    assert config["only"] == list(ONLY) and config["memory_gib"] == float(MEMORY)
 
 
 def test_run_autograder_grades_each_upload_shape(gradescope_root):
@@ -118,9 +121,30 @@ def test_run_autograder_grades_each_upload_shape(gradescope_root):
         assert empty["tests"][0]["visibility"] == "visible" and "attention.py" in empty["tests"][0]["output"]
 
 
+@pytest.mark.parametrize("attack", ["memory", "fork"])
+def test_run_autograder_limits_fail_only_the_tests_that_hit_them(gradescope_root, attack):
+    """Does an upload whose target_mask touches 6 GiB (over the zip's 1.5 GiB limit) or forks
+    1,000 sleepers lose only the tests that call it, with the limit named, and keep every
+    other point?"""
+    body = src.MEMORY_HOG.format(chunks=96) if attack == "memory" else \
+        src.FORK_BOMB.format(children=1000, tag="course-gradescope-fork")
+    files = _modules(SOLUTIONS, names=("a1_attention",))
+    masks = files["a1_attention/masks.py"].decode()
+    assert src.TARGET_MASK_BEGIN in masks
+    files["a1_attention/masks.py"] = masks.replace(src.TARGET_MASK_BEGIN, body + src.TARGET_MASK_BEGIN).encode()
+    data, text, proc = run_autograder(gradescope_root, files)
+    assert gradescope_spec.problems(text) == [], proc.stdout + proc.stderr
+    a1 = [t for t in data["tests"] if t["extra_data"]["assignment"] == "a1_attention"]
+    hit = [t for t in a1 if "target_mask" in t["name"]]
+    limit = f"memory limit ({MEMORY} GiB)" if attack == "memory" else "limit on processes and threads"
+    assert hit and all(t["score"] == 0 and limit in t["output"] for t in hit), [t["output"] for t in hit]
+    assert all(t["score"] == t["max_score"] for t in a1 if t not in hit)
+
+
 def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_root):
-    """Does a notebook upload (solved, released untouched, or with one exercise left
-    undone) get exactly the per-test scores of the same code handed in as modules?"""
+    """Does a notebook upload (solved, released untouched, with one exercise left undone,
+    or solved beside the release's untouched module stubs) get exactly the per-test
+    scores of the same code handed in as modules?"""
     def scores(data):
         return {t["name"]: t["score"] for t in data["tests"]}
 
@@ -129,6 +153,12 @@ def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_ro
     assert gradescope_spec.problems(text) == [], proc.stdout + proc.stderr
     modules, _, _ = run_autograder(gradescope_root, _modules(SOLUTIONS))
     assert scores(solved) == scores(modules) and solved["score"] == solved["extra_data"]["max_score"] > 0
+
+    # the whole student repository: the release's untouched stubs beside the solved notebooks
+    repository = {f"assignments/{rel}": data for rel, data in _modules(ASSIGNMENTS).items()}
+    repository.update({f"notebooks/{a}/{names[a]}": course_notebook(a) for a in ONLY})
+    whole, _, _ = run_autograder(gradescope_root, repository)
+    assert scores(whole) == scores(modules), whole["output"]
 
     released, _, _ = run_autograder(gradescope_root, {names[a]: course_notebook(a, solved=False) for a in ONLY})
     stubs, _, _ = run_autograder(gradescope_root, _modules(ASSIGNMENTS, flat=True))

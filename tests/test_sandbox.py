@@ -3,6 +3,7 @@
 import ast
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from autograder import course
 from autograder.sandbox.child import wire
 from autograder.sandbox.child.wire import WireError
-from autograder.sandbox.isolation import namespaces_available
+from autograder.sandbox.isolation import WORKER_UIDS, namespaces_available, worker_user
 from autograder.sandbox.process import SubmissionRefused, read_modules, refuse_shadowing
 from helpers import ROOT, make_submission, run_grade
 
@@ -239,3 +240,27 @@ def test_graders_never_quote_an_expected_errors_message():
                           if isinstance(n, ast.Subscript) and isinstance(n.slice, ast.Constant)
                           and n.slice.value == "message"]
                 assert not quoted, f"{path.name}:{node.lineno} quotes error['message']; quote error['shown']"
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or worker_user() is None,
+                    reason="needs grading as root with an interpreter every user can read (as in Gradescope's "
+                           "containers); here the interpreter lives where only root can read it")
+def test_without_namespaces_root_grades_student_code_as_nobody(tmp_path):
+    """Without the namespace sandbox, does grading as root run student code as the
+    unprivileged user, with a process limit that fails only the forking test and names it?"""
+    begin = "    if tokens.dim() != 2:\n"
+    who = make_submission(tmp_path / "who", {"a1_attention/masks.py": [
+        (begin, "    import os\n    raise RuntimeError(f'uid={os.getuid()}')\n" + begin)]})
+    graded = run_grade(who, tmp_path / "who-out", "--only", "a1_attention", "--isolation", "none", "--seed", "2")
+    outputs = " ".join(t["output"] for t in graded.results["tests"])
+    uids = {int(u) for u in re.findall(r"uid=(\d+)", outputs)}
+    assert uids and uids <= set(WORKER_UIDS), outputs
+    assert "unprivileged uid" in graded.stdout
+    fork = "    import os, time\n    for _ in range(2000):\n        if os.fork() == 0:\n            time.sleep(60)\n" \
+           "            os._exit(0)\n"
+    target_mask = "    if tokens.dim() != 2:\n        raise ValueError(f\"tokens must have shape (B, T)"
+    bomb = make_submission(tmp_path / "bomb", {"a1_attention/masks.py": [(target_mask, fork + target_mask)]})
+    graded = run_grade(bomb, tmp_path / "bomb-out", "--only", "a1_attention", "--isolation", "none", "--seed", "2")
+    hit = [t for t in graded.results["tests"] if "target_mask" in t["name"]]
+    assert hit and all(t["score"] == 0 and "limit on processes and threads" in t["output"] for t in hit)
+    assert all(t["score"] == t["max_score"] for t in graded.results["tests"] if t not in hit)

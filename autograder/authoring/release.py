@@ -4,7 +4,8 @@ Writes stubs and public tests (generated from solutions/ afresh, as ``sync`` wou
 fixtures in source_data/, the notebooks of one language (``--lang``; the student version,
 next to the data they read), a student README, requirements and pytest settings. Stubs
 and notebooks keep the hints of that language only (the bilingual checkout keeps both).
-No solutions, no graders. After writing, :func:`scan` checks the tree for anything hidden
+No solutions, no graders; with ``--classroom``, GitHub Classroom's workflow that reports
+the public tests' points on every push. After writing, :func:`scan` checks the tree for anything hidden
 (hidden folders, solution markers, solution code, grader code, ``autograder`` imports) and
 the release is refused on a finding.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from .. import course
 from ..notebooks import build as notebooks
+from ..platforms import classroom as github_classroom
 from .stubs import (
     BEGIN_HIDDEN,
     BEGIN_SOLUTION,
@@ -49,8 +51,9 @@ def _prepare(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def build(out: Path, lang: str = "es") -> list[str]:
-    """Write the release to ``out``; returns the relative paths written."""
+def build(out: Path, lang: str = "es", classroom: bool = False) -> list[str]:
+    """Write the release to ``out``; returns the relative paths written. ``classroom``: add
+    GitHub Classroom's autograding workflow (public tests only, see platforms/classroom.py)."""
     if lang not in notebooks.LANGS:
         raise ReleaseError(f"unknown language {lang!r}; choose one of {', '.join(notebooks.LANGS)}")
     out = out.resolve()
@@ -72,6 +75,8 @@ def build(out: Path, lang: str = "es") -> list[str]:
         written.append(name)
     shutil.copyfile(root / "constraints.txt", out / "constraints.txt")
     written.append("constraints.txt")
+    if classroom:
+        written += github_classroom.write_student_files(out, [a.name for a in course.ASSIGNMENTS])
     (out / MARKER).write_text("written by `python -m autograder release`; safe to replace\n", encoding="utf-8")
     problems = scan(out)
     if problems:

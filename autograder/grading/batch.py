@@ -18,35 +18,21 @@ the class run, and the summary lists it.
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 import json
 import subprocess
 import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
 from pathlib import Path
 
 from .. import course
-from . import reports, uploads
+from . import gradebook, reports, uploads
+from .gradebook import ClassError, Outcome, read_roster
 from .runner import GradingError, grade
 
 FINGERPRINT = "fingerprint.txt"
-
-
-class ClassError(Exception):
-    """The class run cannot start (no such folder, a broken roster); the message says why."""
-
-
-@dataclass
-class Outcome:
-    student: str
-    data: dict  # results.json
-    problem: str = ""  # why it could not be graded, if so
-    skipped: bool = False  # graded by an earlier run with the same files
 
 
 def students(folder: Path) -> list[tuple[str, Path]]:
@@ -152,62 +138,12 @@ def _already_graded(student: str, entry: Path, out: Path, expected: str) -> Outc
     return None
 
 
-def _points(data: dict, assignment: str) -> float:
-    return sum(t["score"] for t in data["tests"] if t.get("extra_data", {}).get("assignment") == assignment)
-
-
-def grades_csv(outcomes: list[Outcome], only: list[str]) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["student", *only, "total", "status"])
-    for o in outcomes:
-        writer.writerow([o.student, *(f"{_points(o.data, a):g}" for a in only), f"{o.data['score']:g}",
-                         f"not graded: {o.problem}" if o.problem else "graded"])
-    return buf.getvalue()
-
-
-ROSTER_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
-
-
-def read_roster(path: Path) -> dict[str, dict[str, str]]:
-    """student (the submission's name) -> Canvas's identifying columns, from a CSV with a
-    ``student`` column and Canvas's ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``
-    (and optionally ``Section``)."""
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ClassError(f"cannot read the roster {path}: {exc}") from None
-    if not rows:
-        raise ClassError(f"the roster {path} has no rows")
-    missing = [c for c in ("student", *ROSTER_COLUMNS[:4]) if c not in rows[0]]
-    if missing:
-        raise ClassError(f"the roster {path} lacks the column(s) {', '.join(missing)} "
-                         f"(needed: student, {', '.join(ROSTER_COLUMNS[:4])}; optional: Section)")
-    return {row["student"]: {c: row.get(c) or "" for c in ROSTER_COLUMNS} for row in rows}
-
-
-def canvas_csv(outcomes: list[Outcome], roster: dict[str, dict[str, str]], title: str, max_score: float) -> str:
-    """Canvas's gradebook import: its identifying columns, then one column of points, with
-    the "Points Possible" row Canvas expects first."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow([*ROSTER_COLUMNS, title])
-    writer.writerow(["Points Possible", "", "", "", "", f"{max_score:g}"])
-    for o in outcomes:
-        if o.student in roster:
-            writer.writerow([*(roster[o.student][c] for c in ROSTER_COLUMNS), f"{o.data['score']:g}"])
-    return buf.getvalue()
-
-
 def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] | None = None,
                 seed: int = 0, force: bool = False, roster: Path | None = None, echo=print, **options) -> list[Outcome]:
     entries = students(submissions)
     only = only or [a.name for a in course.ASSIGNMENTS]
-    names = roster_names = None
     if roster is not None:
-        names = read_roster(roster)
-        roster_names = set(names)
+        read_roster(roster)  # a broken roster stops the run before any grading
     if not entries:
         raise ClassError(f"{submissions} holds no submissions (one sub-folder, .zip or .bundle per student)")
     out.mkdir(parents=True, exist_ok=True)
@@ -248,15 +184,7 @@ def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] 
         raise
     pool.shutdown()
     ordered = [outcomes[student] for student, _ in entries]
-    reports.write_text(out / "grades.csv", grades_csv(ordered, only))
-    written = [out / "grades.csv"]
-    if names is not None:
-        best = max((o.data["extra_data"].get("max_score", 0) for o in ordered if not o.problem), default=0)
-        reports.write_text(out / "canvas.csv", canvas_csv(ordered, names, "Transformer course (autograder)", best))
-        written.append(out / "canvas.csv")
-        unknown = sorted(o.student for o in ordered if o.student not in roster_names)
-        if unknown:
-            echo(f"  not in the roster (left out of canvas.csv): {', '.join(unknown)}")
+    written = gradebook.write(out, ordered, only, roster, echo=echo)
     failed = [o for o in ordered if o.problem]
     echo(f"\n{len(ordered) - len(failed)} graded, {len(failed)} could not be graded; wrote "
          + ", ".join(str(p) for p in written))

@@ -162,6 +162,27 @@ def _place(placed: dict, assignment: str, path: Path, rel: Path, report: Upload)
         files[path.name] = path
 
 
+def _untouched(assignment, files: dict[str, Path]) -> bool:
+    """Whether every module of ``assignment`` handed in is its stub as released (comments and
+    hints aside): then a notebook of the same assignment is what the student worked on."""
+    import ast
+
+    from ..authoring.stubs import make_stub
+
+    for module in assignment.modules:
+        path = files.get(f"{module}.py")
+        if path is None:
+            continue
+        solution = course.solutions_dir() / assignment.name / f"{module}.py"
+        try:
+            mine = ast.dump(ast.parse(path.read_text(encoding="utf-8")))
+        except (SyntaxError, UnicodeDecodeError, ValueError):
+            return False
+        if mine != ast.dump(ast.parse(make_stub(solution.read_text(encoding="utf-8"), str(solution)))):
+            return False
+    return True
+
+
 def _place_notebook(placed: dict, rel: Path, path: Path, work: Path, report: Upload) -> None:
     """The module form of a course notebook, unless module files of its assignment came too."""
     from ..notebooks import extract  # builds notebooks: only when one is handed in
@@ -175,10 +196,13 @@ def _place_notebook(placed: dict, rel: Path, path: Path, work: Path, report: Upl
     if assignment is None:
         report.ignored.append(f"{rel} (not a notebook of this course / no es un cuaderno de este curso)")
         return
-    if assignment.name in placed:
+    if assignment.name in placed and not _untouched(assignment, placed[assignment.name]):
         report.ignored.append(f"{rel} (module files of {assignment.name} were handed in too; they are graded / "
                               f"se entregaron también módulos de {assignment.name}; se califican ellos)")
         return
+    if assignment.name in placed:  # the release's stubs beside the notebook the student worked in
+        report.notes.append(f"{rel}: the module files of {assignment.name} are as released, so the notebook is "
+                            f"graded / los módulos de {assignment.name} están sin tocar: se califica el cuaderno")
     result = extract.module_form(nb, assignment)
     folder = work / assignment.name
     folder.mkdir(parents=True, exist_ok=True)

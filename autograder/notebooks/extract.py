@@ -73,9 +73,13 @@ def _source(cell: dict) -> str:
     return "".join(src) if isinstance(src, list) else str(src)
 
 
+def _first_line(node: ast.stmt) -> int:
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+
+
 def _span(lines: list[str], node: ast.stmt) -> str:
-    first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-    return "\n".join(lines[first - 1: node.end_lineno])
+    """A top-level statement's source, decorators included."""
+    return "\n".join(lines[_first_line(node) - 1: node.end_lineno])
 
 
 def _names(node: ast.stmt) -> list[str]:
@@ -124,7 +128,7 @@ def module_form(nb: dict, assignment: Assignment) -> Extracted:
     for number, cell in enumerate(nb["cells"], 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        cell_id, text = str(cell.get("id", "")), _source(cell)
+        cell_id, text = str(cell.get("id", "")), _source(cell).replace("\r\n", "\n")
         if cell_id in ref.skipped or cell.get("metadata", {}).get("nbgrader", {}).get("grade"):
             continue
         if cell_id in ref.locked:
@@ -133,12 +137,12 @@ def module_form(nb: dict, assignment: Assignment) -> Extracted:
                              f"used / la celda {number} es código dado y fue editada: se usa la del curso")
             continue
         try:
-            tree = ast.parse(text.replace("\r\n", "\n"))
+            tree = ast.parse(text)
         except SyntaxError as exc:
             notes.append(f"cell {number} does not parse (line {exc.lineno}): nothing it defines is graded / "
                          f"la celda {number} no se puede leer (línea {exc.lineno}): no se califica nada de ella")
             continue
-        lines = text.replace("\r\n", "\n").split("\n")
+        lines = text.split("\n")
         for node in tree.body:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 imports[_span(lines, node)] = None
@@ -165,8 +169,7 @@ def _fill(stub: str, mine: dict[str, str], helpers: dict[str, str], imports: lis
     for node in tree.body:
         names = [n for n in _names(node) if n in mine]
         if names:
-            first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-            replace.append((first - 1, node.end_lineno, mine[names[0]]))
+            replace.append((_first_line(node) - 1, node.end_lineno, mine[names[0]]))
     imports_end = 0
     for node in tree.body:
         is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node is tree.body[0]

@@ -13,7 +13,7 @@ The zip holds, at its root (Gradescope's layout, https://gradescope-autograders.
 :func:`run` always writes ``results/results.json``: also for an empty or unreadable upload,
 or when grading itself fails (one visible test at 0 that says why). Student code runs in
 the sandbox; without namespaces (Gradescope's containers run as root) it runs as the
-unprivileged user ``nobody`` (see ``sandbox/isolation.py``).
+unprivileged uid of its own (``sandbox/isolation.py``, ``UidSlot``).
 """
 
 from __future__ import annotations
@@ -118,8 +118,20 @@ def build(out: Path, *, only: list[str] | None = None, visibility: str = "visibl
     return ["setup.sh", "run_autograder", *files]
 
 
+def _lock_hidden(root: Path) -> None:
+    """Reference solutions and graders readable by root only: without namespaces, student
+    code runs as another uid and could otherwise read them by absolute path. (The grading
+    process runs as root and copies what the worker needs into its scratch folder.)"""
+    if os.geteuid() != 0:
+        return
+    for folder in (root / "source" / "solutions", root / "source" / "autograder" / "graders"):
+        if folder.is_dir():
+            folder.chmod(0o700)
+
+
 def run(root: Path) -> int:
     """Grade ``root/submission`` into ``root/results/results.json``; never leaves it unwritten."""
+    _lock_hidden(root)
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)
     seed = secrets.randbelow(2**31)

@@ -191,55 +191,120 @@ def limits_summary(isolation: str, memory_gib: float, budget: float) -> list[str
         lines.append("disk: read-only, private /tmp and /dev/shm of " + PRIVATE_TMP_SIZE if found.read_only
                      else "disk: private /tmp and /dev/shm; some mounts could NOT be made read-only")
     elif os.geteuid() == 0 and worker_user() is None:
-        lines.append(f"processes: NOT limited (no namespace sandbox, running as root, and the user "
-                     f"{unprivileged_user()[2]} cannot run {sys.executable} with torch; install Python where "
-                     "every user can read it)")
+        lines.append(f"processes: NOT limited (no namespace sandbox, running as root, and an unprivileged uid "
+                     f"cannot run {sys.executable} with torch; install Python where every user can read it)")
+    elif os.geteuid() == 0:
+        lines.append(f"processes: at most {MAX_TASKS} processes and threads (rlimit; no namespace sandbox: student "
+                     f"code runs as an unprivileged uid of its own, {WORKER_UIDS.start}+, and all its processes "
+                     "are killed after each worker)")
     else:
-        who = "as this user" if os.geteuid() != 0 else f"as the unprivileged user {unprivileged_user()[2]}"
-        lines.append(f"processes: at most {MAX_TASKS - 1} more processes and threads than that user already "
-                     f"runs (rlimit; no namespace sandbox, student code runs {who})")
+        lines.append(f"processes: at most {MAX_TASKS - 1} more processes and threads than this user already "
+                     "runs (rlimit; no namespace sandbox, student code runs as this user)")
     return lines
 
 
-def unprivileged_user() -> tuple[int, int, str]:
-    """(uid, gid, name) that student code runs as when grading runs as root without the
-    namespace sandbox (a Gradescope container): ``nobody``, or 65534 where it has no entry."""
+WORKER_UIDS = range(61000, 62000)  # uids with no account: student code's, one per running worker
+_SLOT_LOCKS = Path(tempfile.gettempdir()) / "course-worker-uids"
+
+
+def _has_account(uid: int) -> bool:
     import pwd
 
     try:
-        entry = pwd.getpwnam("nobody")
-        return entry.pw_uid, entry.pw_gid, "nobody"
+        pwd.getpwuid(uid)
+        return True
     except KeyError:
-        return 65534, 65534, "65534"
-
-
-def tasks_of(uid: int) -> int:
-    """Processes and threads that ``uid`` runs now (what RLIMIT_NPROC counts)."""
-    count = 0
-    for status in Path("/proc").glob("[0-9]*/task/[0-9]*/status"):
-        try:
-            for line in status.read_text().splitlines():
-                if line.startswith("Uid:"):
-                    count += int(line.split()[1]) == uid
-                    break
-        except (OSError, ValueError, IndexError):
-            continue
-    return count
+        return False
 
 
 @lru_cache(maxsize=1)
 def worker_user() -> tuple[int, int] | None:
-    """(uid, gid) to run student code as without the namespace sandbox: the unprivileged
-    user when grading runs as root and that user can start this interpreter and find
-    torch; else None (student code runs as the grading user)."""
+    """(uid, gid) of the first worker slot when grading runs as root without the namespace
+    sandbox and a uid with no account can start this interpreter and find torch; else None
+    (student code runs as the grading user)."""
     if os.geteuid() != 0:
         return None
-    uid, gid, _ = unprivileged_user()
+    uid = next((u for u in WORKER_UIDS if not _has_account(u)), None)
+    if uid is None:
+        return None
     code = "import importlib.util, sys; sys.exit(importlib.util.find_spec('torch') is None)"
     probe = [sys.executable, "-I", "-c", code]
     try:
-        ok = subprocess.run(probe, cwd="/", user=uid, group=gid, extra_groups=[], env={"PATH": os.defpath},
+        ok = subprocess.run(probe, cwd="/", user=uid, group=uid, extra_groups=[], env={"PATH": os.defpath},
                             capture_output=True, timeout=60).returncode == 0
     except (OSError, subprocess.SubprocessError):
         ok = False
-    return (uid, gid) if ok else None
+    return (uid, uid) if ok else None
+
+
+class UidSlot:
+    """A uid (and gid) of its own for one worker, without the namespace sandbox: held
+    through a lock file, so parallel gradings (threads or processes) never share one.
+    Owning the uid alone is what makes :meth:`kill_all` safe and RLIMIT_NPROC exact: every
+    process of that uid is this worker's, however it forked or detached."""
+
+    def __init__(self):
+        import fcntl
+
+        _SLOT_LOCKS.mkdir(mode=0o700, exist_ok=True)
+        for uid in WORKER_UIDS:
+            if _has_account(uid):
+                continue
+            fd = os.open(_SLOT_LOCKS / f"{uid}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            self.uid = self.gid = uid
+            self._fd = fd
+            self.kill_all()  # a grading killed half-way may have left some behind
+            if not tasks_of(uid):
+                return
+            # Killed processes stay zombies (and count for RLIMIT_NPROC) until whoever adopted
+            # them reaps them; take another uid meanwhile.
+            os.close(fd)
+        raise RuntimeError(f"all {len(WORKER_UIDS)} worker uids are in use")
+
+    def clean(self) -> bool:
+        """Whether no process of the uid is left (not even a zombie) after :meth:`kill_all`."""
+        self.kill_all()
+        return not tasks_of(self.uid)
+
+    def kill_all(self) -> None:
+        """SIGKILL every process of the uid: kill(-1) from a process of that uid reaches all
+        of them in one pass of the kernel, so a fork in flight cannot slip through."""
+        code = "import os, signal\ntry:\n    os.kill(-1, signal.SIGKILL)\nexcept ProcessLookupError:\n    pass"
+        for _ in range(3):
+            if not _live_tasks(self.uid):
+                return
+            subprocess.run([sys.executable, "-I", "-S", "-c", code], cwd="/", user=self.uid, group=self.gid,
+                           extra_groups=[], env={"PATH": os.defpath}, capture_output=True, timeout=60)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            self.kill_all()
+            os.close(self._fd)
+            self._fd = -1
+
+
+def _tasks(uid: int) -> list[str]:
+    """The state letter of every process and thread of ``uid`` (R, S, Z, ...)."""
+    states = []
+    for status in Path("/proc").glob("[0-9]*/task/[0-9]*/status"):
+        try:
+            fields = dict(line.split(":", 1) for line in status.read_text().splitlines() if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid:
+                states.append(fields["State"].split()[0])
+        except (OSError, ValueError, KeyError, IndexError):
+            continue
+    return states
+
+
+def tasks_of(uid: int) -> int:
+    """Processes and threads of ``uid``, zombies included (what RLIMIT_NPROC counts)."""
+    return len(_tasks(uid))
+
+
+def _live_tasks(uid: int) -> int:
+    return sum(state != "Z" for state in _tasks(uid))

@@ -25,7 +25,15 @@ from pathlib import Path
 
 from ..settings import DEFAULT_MEMORY_GIB, thread_env
 from .child import wire
-from .isolation import MAX_FILE_BYTES, MAX_TASKS, interpreter_paths, sandbox_command, tasks_of, worker_user
+from .isolation import (
+    MAX_FILE_BYTES,
+    MAX_TASKS,
+    UidSlot,
+    interpreter_paths,
+    sandbox_command,
+    tasks_of,
+    worker_user,
+)
 
 CHILD_DIR = Path(__file__).with_name("child")  # copied whole into every scratch folder
 CHILD_FILES = tuple(sorted(p.name for p in CHILD_DIR.glob("*.py") if p.name != "__init__.py"))
@@ -197,19 +205,27 @@ class StudentProcess:
         self.req_w = self.resp_r = -1
         self.next_id = 0
         self.peak_kib = {"address_space": 0, "resident": 0}  # over every worker this object started
+        self.slot: UidSlot | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
     def _user(self) -> tuple[int, int] | None:
-        """Without the namespace sandbox, grading as root runs student code as an
-        unprivileged user (``nobody``), for whom a process limit holds."""
-        return None if self.isolation == "namespace" else worker_user()
+        """Without the namespace sandbox, grading as root runs student code as a uid of its
+        own (:class:`UidSlot`), for which a process limit holds and nothing outlives it."""
+        if self.isolation == "namespace" or worker_user() is None:
+            return None
+        if self.slot is not None and not self.slot.clean():  # a restart after a fork bomb
+            self.slot.release()
+            self.slot = None
+        if self.slot is None:
+            self.slot = UidSlot()
+        return self.slot.uid, self.slot.gid
 
     def _command(self, req_fd: int, resp_fd: int) -> list[str]:
-        # The PID namespace caps tasks itself; elsewhere RLIMIT_NPROC, over the user's own.
+        # The PID namespace caps tasks itself; a uid of its own is capped exactly by
+        # RLIMIT_NPROC; the grading user's cap counts what that user already runs.
         user = self._user()
-        tasks = 0 if self.isolation == "namespace" else \
-            tasks_of(user[0] if user else os.getuid()) + MAX_TASKS
+        tasks = 0 if self.isolation == "namespace" else MAX_TASKS if user else tasks_of(os.getuid()) + MAX_TASKS
         worker = [sys.executable, "-I", str(self.scratch / "_harness" / "worker.py"), str(req_fd), str(resp_fd),
                   str(self.memory_bytes), str(MAX_FILE_BYTES), str(tasks), self.forbidden, *self.folders]
         if self.isolation == "namespace":
@@ -273,6 +289,8 @@ class StudentProcess:
             except subprocess.TimeoutExpired:
                 pass
             self.proc = None
+        if self.slot is not None:
+            self.slot.kill_all()  # what left the process group (setsid, double fork) too
         for fd in (self.req_w, self.resp_r):
             if fd >= 0:
                 try:
@@ -384,6 +402,8 @@ class ScratchWorker:
     def close(self) -> None:
         if self.process is not None:
             self.process.stop()
+            if self.process.slot is not None:
+                self.process.slot.release()
             self.peak_kib = dict(self.process.peak_kib)
             self.process = None
         if self.scratch is not None:
