@@ -205,7 +205,7 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     assert not (course_dir / nbgrader_course.STAGING).exists()
 
     page = release.readable_text(course_dir / "feedback" / "tamper" / a.name / name.replace(".ipynb", ".html"))
-    assert "Test oculto fallido" in page and "rechazado: la celda 1" in page
+    assert "NO SUPERADO: 0 / 1" in page and "rechazado: la celda 1" in page
     import nbformat
 
     hidden = notebooks.hidden_sources(nbformat.read(course_dir / "source" / a.name / name, as_version=4))

@@ -2,6 +2,7 @@
 the hidden test cells that run the pytest graders in the kernel (autograder/notebooks/kernel.py)."""
 
 import importlib
+import json
 import re
 import shutil
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.xdist_group("notebooks")  # one worker builds its costl
 
 NARRATED = [a for a in course.ASSIGNMENTS if any(notebooks.has_narrative(a, lang) for lang in notebooks.LANGS)]
 CASES = [(a, lang) for a in NARRATED for lang in notebooks.LANGS]
-HIDDEN_CALL = re.compile(r"run_grader\('([^']+)', globals\(\)\)")
+HIDDEN_CALL = re.compile(r"^# (\S+::\w+): graded in the sandbox", re.MULTILINE)
 
 
 def _id(case):
@@ -174,11 +175,12 @@ def _edit(nb, grade_id, old, new):
     cell.source = cell.source.replace(old, new)
 
 
-def test_failures_explain_without_source_and_prerequisites_use_the_reference(built, tmp_path, monkeypatch):
-    """With a1 left unsolved in a3's notebook, do a3's other hidden tests still pass, and do a forbidden
-    shortcut, a wrong answer and a message quoting reference code fail with the check's text only?"""
-    monkeypatch.setenv("COURSE_GRADE_SEED", "5")
-    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+def test_failures_explain_without_source_and_prerequisites_use_the_reference(built, tmp_path):
+    """Graded as autograde grades a notebook (module form, sandbox), with a1 left unsolved in
+    a3's notebook, do a3's other hidden tests still pass, and do a forbidden shortcut, a
+    wrong answer and a message quoting reference code fail with the check's text only?"""
+    from autograder.notebooks import extract, sandboxed
+
     nb = nbformat.from_dict(built[("a3_blocks", "en")])
     _edit(nb, "prereq-a1_attention", "    d_k = q.size(-1)\n",
           "    raise NotImplementedError()\n    d_k = q.size(-1)\n")
@@ -188,18 +190,17 @@ def test_failures_explain_without_source_and_prerequisites_use_the_reference(bui
     _edit(nb, "code-positional-PositionalEncoding", "return x + self.pe[:T]", "return x + self.pe[:T] + 1")
     _edit(nb, "code-multihead-MultiHeadAttention", "out, weights = scaled_dot_product_attention(q, k, v, mask)",
           "out, weights = torch.nn.functional.scaled_dot_product_attention(q, k, v, mask), None")
-    nb = _execute(nb, _folder(tmp_path, course.get("a3_blocks")))
-    failed = {grade_id: out for grade_id, out in _problems(nb) if grade_id.startswith("test_")}
-    hidden = {grade_id for grade_id, out in failed.items() if out.ename == "GradingFailure"}
+    a3 = course.get("a3_blocks")
+    modules = extract.module_form(json.loads(nbformat.writes(nb)), a3).modules
+    cells = sandboxed.verdicts(sandboxed.grade_modules(modules, a3, 5, tmp_path / "out"))
+    failed = {grade_id: v.output for grade_id, v in cells.items() if v.score < v.max_score}
     assert {"test_positional-test_forward_adds_positions", "test_multihead-test_parameter_count",
-            "test_feedforward-test_output"} <= hidden
+            "test_feedforward-test_output"} <= set(failed)
     assert "test_positional-test_course_table" not in failed and "test_feedforward-test_parameter_count" not in failed
     secrets = {line for line in distinctive_solution_lines(SOLUTIONS)}
-    for grade_id in hidden:
-        text = "\n".join(failed[grade_id].traceback)
-        assert "run_grader" not in text and "Traceback" not in text and not any(s in text for s in secrets), text
-    assert ("uses torch.nn.functional.scaled_dot_product_attention"
-            in failed["test_multihead-test_parameter_count"].evalue)
+    for text in failed.values():
+        assert "Traceback" not in text and not any(s in text for s in secrets), text
+    assert "uses torch.nn.functional.scaled_dot_product_attention" in failed["test_multihead-test_parameter_count"]
     # With reference code beside the student's, an exception comes back as its type only.
-    assert "its message is not shown" in failed["test_feedforward-test_output"].evalue
-    assert "off" in failed["test_positional-test_forward_adds_positions"].evalue
+    assert "its message is not shown" in failed["test_feedforward-test_output"]
+    assert "off" in failed["test_positional-test_forward_adds_positions"]

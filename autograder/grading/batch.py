@@ -33,6 +33,7 @@ from .gradebook import ClassError, Outcome, read_roster
 from .runner import GradingError, grade
 
 FINGERPRINT = "fingerprint.txt"
+_NORMALIZE = threading.Lock()
 
 
 def students(folder: Path) -> list[tuple[str, Path]]:
@@ -109,7 +110,8 @@ def grade_student(student: str, entry: Path, out: Path, *, only: list[str], seed
     with tempfile.TemporaryDirectory(prefix="course-class-") as tmp:
         work = Path(tmp)
         try:
-            upload = uploads.normalize(_unpack(entry, work), work / "submission")
+            with _NORMALIZE:  # it parses notebooks, and CPython 3.11's ast.parse is not thread-safe
+                upload = uploads.normalize(_unpack(entry, work), work / "submission")
             if not upload.assignments:
                 raise uploads.UploadError("no module of the course's assignments was found in the upload",
                                           "no se encontró ningún módulo de las tareas del curso en la entrega")

@@ -32,7 +32,7 @@ def test_entry(assignment: str, number: str, record: dict, *, visibility: str, s
         "output": record["output"],
         "output_format": "text",
         "visibility": visibility,
-        "extra_data": {"assignment": assignment, "seed": record.get("seed", seed),
+        "extra_data": {"assignment": assignment, "grader": record.get("id", ""), "seed": record.get("seed", seed),
                        "internal_error": bool(record.get("internal_error"))},
     }
 

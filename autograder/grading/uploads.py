@@ -52,7 +52,7 @@ class Upload:
         if self.ignored:
             lines.append("not graded / no calificado: " + "; ".join(self.ignored[:10])
                          + (f" (+{len(self.ignored) - 10})" if len(self.ignored) > 10 else ""))
-        lines += [f"notebook / cuaderno: {note}" for note in self.notes]
+        lines += self.notes
         return "\n".join(lines)
 
 
@@ -150,8 +150,24 @@ def normalize(src: Path, dst: Path) -> Upload:
             (dst / a.name).mkdir(exist_ok=True)
             for file_name, path in placed[a.name].items():
                 shutil.copyfile(path, dst / a.name / file_name, follow_symlinks=False)
+            _add_released(a, dst / a.name, report)
             report.assignments.append(a.name)
     return report
+
+
+def _add_released(assignment, folder: Path, report: Upload) -> None:
+    """Modules of the assignment the upload left out, as released (given code such as a5's
+    incremental.py, or an exercise module still a stub): the others can import them."""
+    from ..notebooks.extract import stubs
+
+    added = []
+    for file_name, text in stubs(assignment).items():
+        if not (folder / file_name).exists():
+            (folder / file_name).write_text(text, encoding="utf-8")
+            added.append(file_name)
+    if added:
+        report.notes.append(f"{assignment.name}: not handed in, used as released / no entregados, se usan tal "
+                            f"como se publicaron: {', '.join(added)}")
 
 
 def _place(placed: dict, assignment: str, path: Path, rel: Path, report: Upload) -> None:

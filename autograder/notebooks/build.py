@@ -23,9 +23,11 @@ solution modules and the hidden graders, so nothing is kept twice:
 ``<!-- module: visualize -->``
     a whole module of given code, without its imports of course modules.
 ``<!-- hidden: a1_attention/test_masks.py::test_causal_mask -->``
-    a test cell worth that hidden grader's ``@pytest.mark.points``. Its hidden region
-    calls the grader itself (:func:`autograder.notebooks.kernel.run_grader`), so a
-    notebook and ``python -m autograder grade`` run the same checks for the same points.
+    a test cell worth that hidden grader's ``@pytest.mark.points``. Its hidden region only
+    names the grader: ``nbgrader autograde`` grades the notebook's code in module form, in
+    the sandbox (:mod:`autograder.notebooks.sandboxed`), and sets the cell's score and
+    output from that grader, so a notebook and ``python -m autograder grade`` get the same
+    verdict for the same code. Nothing run in the student's kernel decides a grade.
     A ```` ```python ```` block right after the directive is the cell's visible part:
     asserts the student can run.
 
@@ -47,6 +49,8 @@ from ..grading import rules
 from ..grading.rules import GraderTest
 
 LANGS = ("es", "en")
+# What a hidden test cell holds after the grader's id: its verdict comes from elsewhere.
+SANDBOX_NOTE = "graded in the sandbox by `python -m autograder nbgrader autograde` / se califica en el sandbox"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 _DIRECTIVE = re.compile(r"^<!--\s*([a-z]+)\s*(?::\s*(.*?))?\s*-->\s*$")
 _FENCE = re.compile(r"^(`{3,}|~{3,})\s*([\w+-]*)\s*$")
@@ -411,8 +415,7 @@ class _Builder:
         lines = [
             self.text[header].format(points=f"{points} {word}", question=question),
             BEGIN_HIDDEN,
-            "from autograder.notebooks.kernel import run_grader",
-            f"run_grader({nodeid!r}, globals())",
+            f"# {nodeid}: {SANDBOX_NOTE}",
             END_HIDDEN,
         ]
         if visible.strip():

@@ -25,14 +25,16 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import dataclass, field
 
 from .. import course
-from ..authoring.stubs import make_stub
+from ..authoring.stubs import NOT_IMPLEMENTED, make_stub
 from ..course import Assignment
 from . import build
 
 MAX_NOTEBOOK_BYTES = 20 << 20  # outputs with figures included
+_NBGRADER_STUB = re.compile(r"^([ \t]*)raise NotImplementedError\(\)[ \t]*$", re.MULTILINE)
 
 
 class NotebookUploadError(ValueError):
@@ -129,7 +131,8 @@ def module_form(nb: dict, assignment: Assignment) -> Extracted:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         cell_id, text = str(cell.get("id", "")), _source(cell).replace("\r\n", "\n")
-        if cell_id in ref.skipped or cell.get("metadata", {}).get("nbgrader", {}).get("grade"):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        if cell_id in ref.skipped or meta.get("grade") or (meta.get("locked") and cell_id not in ref.locked):
             continue
         if cell_id in ref.locked:
             if text.strip() != ref.locked[cell_id].strip():
@@ -151,15 +154,26 @@ def module_form(nb: dict, assignment: Assignment) -> Extracted:
     if not ref.solution & {str(c.get("id", "")) for c in nb["cells"] if isinstance(c, dict)}:
         notes.append("no solution cell of this notebook was found (were the cells replaced?) / no se encontró "
                      "ninguna celda de solución del cuaderno (¿se reemplazaron las celdas?)")
-    modules = {}
-    for module in assignment.modules:
-        path = course.solutions_dir() / assignment.name / f"{module}.py"
-        stub = make_stub(path.read_text(encoding="utf-8"), str(path))
-        modules[f"{module}.py"] = _fill(stub, mine, helpers, list(imports))
+    modules = {name: _fill(stub, mine, helpers, list(imports), name.removesuffix(".py"))
+               for name, stub in stubs(assignment).items()}
     return Extracted(assignment, modules, notes)
 
 
-def _fill(stub: str, mine: dict[str, str], helpers: dict[str, str], imports: list[str]) -> str:
+def stubs(assignment: Assignment) -> dict[str, str]:
+    """Every module of ``assignment`` as released: the exercises' stubs and the given code
+    beside them (``incremental.py`` in a5), by file name."""
+    folder = course.solutions_dir() / assignment.name
+    return {path.name: make_stub(path.read_text(encoding="utf-8"), str(path))
+            for path in sorted(folder.glob("*.py")) if not path.name.startswith("test_") and path.name != "conftest.py"}
+
+
+def _unimplemented(text: str, owner: str) -> str:
+    """nbgrader's stub line ``raise NotImplementedError()`` as the course's, which names what
+    is missing (the graders then say "not implemented yet", as for a module stub)."""
+    return _NBGRADER_STUB.sub(lambda m: f'{m.group(1)}raise NotImplementedError("{NOT_IMPLEMENTED}{owner}")', text)
+
+
+def _fill(stub: str, mine: dict[str, str], helpers: dict[str, str], imports: list[str], module: str) -> str:
     """``stub`` with the student's definitions in place of its own, and their helpers after
     its imports (a helper never shadows a definition of the module)."""
     tree = ast.parse(stub)
@@ -169,7 +183,8 @@ def _fill(stub: str, mine: dict[str, str], helpers: dict[str, str], imports: lis
     for node in tree.body:
         names = [n for n in _names(node) if n in mine]
         if names:
-            replace.append((_first_line(node) - 1, node.end_lineno, mine[names[0]]))
+            replace.append((_first_line(node) - 1, node.end_lineno, _unimplemented(mine[names[0]],
+                                                                                    f"{module}.{names[0]}")))
     imports_end = 0
     for node in tree.body:
         is_doc = isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node is tree.body[0]

@@ -1,11 +1,11 @@
-"""Run the hidden pytest graders inside a notebook's kernel (nbgrader's hidden test cells).
+"""Run a hidden pytest grader inside a notebook's kernel: for trying a notebook
+interactively only (an instructor checking a source notebook), **never for grades**.
 
-A hidden test cell of a generated notebook reads::
+Grades come from :mod:`autograder.notebooks.sandboxed` (the notebook's code graded in
+module form, in the sandbox); generated notebooks no longer call this. In a kernel::
 
-    ### BEGIN HIDDEN TESTS
     from autograder.notebooks.kernel import run_grader
     run_grader('a1_attention/test_masks.py::test_causal_mask', globals())
-    ### END HIDDEN TESTS
 
 :func:`run_grader` calls that very grader function, with the fixtures the pytest plugin
 would give it: ``student`` (from :func:`kernel_student`), ``rng`` (seeded exactly as the

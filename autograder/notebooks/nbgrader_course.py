@@ -19,6 +19,15 @@ regenerates ``source/`` and ``release/`` and leaves ``submitted/``, ``autograded
 with ``nbgrader generate_feedback`` and the grade table with ``nbgrader export``
 (``DIR/grades.csv``, plus a ``note`` column).
 
+Verdicts come from the sandbox (:mod:`.sandboxed`): nbgrader still runs every notebook,
+so the student's outputs and the instructor's view are nbgrader's, but each submitted
+notebook is also turned into the module form (:mod:`.extract`) and graded like ``python -m
+autograder grade`` grades modules (same graders, seed, prerequisites, sandbox). Those scores
+replace whatever the kernel's run gave in the gradebook, for every test cell, and each
+hidden test cell of the autograded notebook (hence the feedback page) shows its grader's
+bilingual message. What the conversion left out (an edited given-code cell, a cell that
+does not parse) is printed and goes to ``grades.csv``'s ``note``.
+
 Refused notebooks: nbgrader runs a notebook's cells and its hidden tests in one kernel, so
 before grading every submitted notebook is scanned (:mod:`autograder.notebooks.scan`) for
 code that tampers with that kernel (an IPython input transformer, a patched ``torch``, a
@@ -27,10 +36,9 @@ staging copy (``DIR/.autograde-staging/submitted/``, removed afterwards) holding
 submission, the notebook and its ``timestamp.txt`` only (a ``.py`` file or a package
 handed in next to the notebook would be importable from the kernel, shadowing the
 grader). For a refused notebook that copy is the released notebook with every exercise cell
-replaced by one that raises the refusal, so none of the student's code runs and every
-hidden test fails with the refusal as its message; its grades are then set to 0 in the
-gradebook as well. The printed line, ``grades.csv`` (``note``) and the feedback say why,
-in English and Spanish.
+replaced by one that raises the refusal, so none of the student's code runs; its grades
+are set to 0 in the gradebook and every hidden test cell shows the refusal. The printed
+line, ``grades.csv`` (``note``) and the feedback say why, in English and Spanish.
 
 Both shell out to the nbgrader of this interpreter (``python -m nbgrader``); notebooks run
 on a ``python3`` kernel of this interpreter, where the ``autograder`` package that the
@@ -48,6 +56,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from .. import course
@@ -55,7 +64,7 @@ from ..authoring.sync import mirror
 from ..grading.rules import SEED_VARIABLE
 from ..settings import thread_env
 from . import build as notebooks
-from . import scan
+from . import extract, sandboxed, scan
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
@@ -209,7 +218,7 @@ def read_grades(path: Path) -> list[dict]:
 def _refused_notebook(release: dict, trusted: frozenset[str], message: str) -> dict:
     """The released notebook with every cell the build did not lock (the exercise cells)
     replaced by one that raises ``message``; nbgrader restores the locked cells (hidden
-    tests included), whose ``run_grader`` then fails with ``message`` too."""
+    tests included)."""
     nb = json.loads(json.dumps(release))
     stub = "\n".join([
         "# Not run: this notebook was refused before grading.",
@@ -288,6 +297,60 @@ def _grade_zero(course_dir: Path, assignment: str, students) -> None:
         gb.db.commit()
 
 
+def _sandbox_verdicts(course_dir: Path, assignment: course.Assignment, students: list[str], seed: int,
+                      log) -> dict[tuple[str, str], str]:
+    """Grade each student's submitted notebook in module form, in the sandbox, and make
+    that the gradebook's grades and the autograded notebook's test outputs (see
+    :mod:`.sandboxed`). Returns notes for grades.csv (what the conversion left out)."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    notebook = notebooks.notebook_name(assignment)
+    converted = {}  # student -> (module files, notes); ast.parse is run in this thread only
+    for student in students:
+        path = course_dir / "submitted" / student / assignment.name / notebook
+        if path.is_file():
+            try:
+                result = extract.module_form(extract.read(path.read_bytes(), path.name), assignment)
+                converted[student] = (result.modules, result.notes)
+            except extract.NotebookUploadError as exc:
+                converted[student] = ({}, [str(exc)])
+
+    def one(student: str):
+        modules, conversion = converted[student]
+        if not modules:
+            return student, {}, conversion
+        with tempfile.TemporaryDirectory(prefix="course-verdict-") as out:
+            data = sandboxed.grade_modules(modules, assignment, seed, Path(out))
+        return student, sandboxed.verdicts(data), conversion
+
+    notes = {}
+    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
+        results = list(pool.map(one, converted))
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", COURSE_ID) as gb:
+        for student, cells, conversion in results:
+            try:
+                missing = sandboxed.write_gradebook(gb, assignment.name, student, cells)
+            except MissingEntry:
+                log(f"{assignment.name}  {student}: nbgrader recorded no submission; not graded")
+                continue
+            if not cells:  # the notebook could not be read: nothing of it is graded
+                log(f"{assignment.name}  {student}: {'; '.join(conversion)}; 0 points")
+                notes[(assignment.name, student)] = "; ".join(conversion)
+                continue
+            if missing:
+                raise NbgraderError(f"{assignment.name}: no grader for the test cells {', '.join(missing)}; "
+                                    "rebuild the course (`nbgrader build`)")
+            autograded = sandboxed.autograded_notebook(course_dir, student, assignment)
+            if autograded.is_file():
+                sandboxed.rewrite_outputs(autograded, cells, conversion)
+            score = sum(c.score for c in cells.values())
+            log(f"{assignment.name}  {student}: graded in the sandbox, {score:g} / "
+                f"{sum(c.max_score for c in cells.values()):g}")
+            if conversion:
+                notes[(assignment.name, student)] = "; ".join(conversion)
+    return notes
+
+
 def _add_notes(csv_path: Path, notes: dict[tuple[str, str], str]) -> None:
     rows = read_grades(csv_path)
     fields = list(rows[0]) if rows else ["assignment", "student_id", "score", "max_score"]
@@ -329,7 +392,13 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
                     _nbgrader(course_dir, env, "autograde", name, "--force",
                               f"--CourseDirectory.submitted_directory={STAGING}/submitted")
                 _grade_zero(course_dir, name, refused)
+                for student, message in refused.items():
+                    autograded = sandboxed.autograded_notebook(course_dir, student, course.get(name))
+                    if autograded.is_file():
+                        sandboxed.rewrite_outputs(autograded, sandboxed.refusal_verdicts(autograded, message), [])
                 notes.update({(name, student): message for student, message in refused.items()})
+                notes.update(_sandbox_verdicts(course_dir, course.get(name),
+                                               [s for s in found[name] if s not in refused], seed, log))
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         log("writing feedback")

@@ -1,0 +1,116 @@
+"""nbgrader's grades from the sandbox: the verdict of a notebook is the module form's.
+
+``nbgrader autograde`` still runs each submitted notebook (the student's outputs and the
+instructor's view stay as nbgrader makes them), but what its kernel reports decides
+nothing. For every submission this module:
+
+1. turns the submitted notebook into the module form (:mod:`.extract`; in one thread:
+   CPython 3.11's ``ast.parse`` is not safe to run in several at once) and grades that
+   with ``python -m autograder grade``'s runner: the same graders, seed, prerequisites
+   and sandbox as a module submission;
+2. writes each hidden test cell's score into nbgrader's gradebook (``auto_score``), for
+   every cell, so nothing a kernel wrote there survives;
+3. replaces each hidden test cell's output in the autograded notebook with that grader's
+   bilingual message, so the feedback page shows the sandbox's verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..course import Assignment
+from ..grading.runner import grade
+from . import build
+
+
+@dataclass
+class CellVerdict:
+    score: float
+    max_score: float
+    output: str  # the grader's message (empty when it passed)
+
+
+def grade_id(grader: str) -> str:
+    """The hidden test cell of a grader: "a1_attention/test_masks.py::test_causal_mask" (or
+    just "test_masks.py::test_causal_mask[...]") -> "test_masks-test_causal_mask"."""
+    file, _, function = grader.partition("::")
+    return f"{Path(file).name.removesuffix('.py')}-{function.split('[')[0]}"
+
+
+def grade_modules(modules: dict[str, str], assignment: Assignment, seed: int, out: Path) -> dict:
+    """Grade a notebook's module form (:func:`extract.module_form`) into ``out``, as
+    ``python -m autograder grade`` would grade those files; returns the results."""
+    with tempfile.TemporaryDirectory(prefix="course-notebook-") as tmp:
+        folder = Path(tmp) / "submission" / assignment.name
+        folder.mkdir(parents=True)
+        for name, text in modules.items():
+            (folder / name).write_text(text, encoding="utf-8")
+        return grade(folder.parent, out, seed=seed, only=[assignment.name], jobs=1, echo=lambda *a, **k: None)
+
+
+def verdicts(data: dict) -> dict[str, CellVerdict]:
+    """Hidden test cell id -> its verdict, from a grading's results."""
+    found = {}
+    for test in data["tests"]:
+        cell = grade_id(test["extra_data"]["grader"])
+        found[cell] = CellVerdict(test["score"], test["max_score"], test["output"])
+    return found
+
+
+def refusal_verdicts(path: Path, message: str) -> dict[str, CellVerdict]:
+    """Every test cell of the notebook at ``path`` failed with ``message`` (a refused notebook)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return {meta["grade_id"]: CellVerdict(0, float(meta.get("points", 0)), message)
+            for cell in nb.get("cells", []) if (meta := cell.get("metadata", {}).get("nbgrader", {})).get("grade")
+            and cell.get("cell_type") == "code"}
+
+
+def write_gradebook(gb, assignment: str, student: str, cells: dict[str, CellVerdict]) -> list[str]:
+    """Set every autograded cell of this submission from ``cells`` (0 for a cell with no
+    verdict); returns the cells that had none (a build and graders out of step)."""
+    missing = []
+    submission = gb.find_submission(assignment, student)
+    for notebook in submission.notebooks:
+        for grade_row in notebook.grades:
+            verdict = cells.get(grade_row.name)
+            if verdict is None:
+                missing.append(grade_row.name)
+            grade_row.auto_score = verdict.score if verdict else 0
+            grade_row.manual_score = None
+            grade_row.needs_manual_grade = False
+    gb.db.commit()
+    return missing
+
+
+def rewrite_outputs(path: Path, cells: dict[str, CellVerdict], notes: list[str]) -> None:
+    """Each hidden test cell of the autograded notebook at ``path`` shows its verdict; the
+    conversion's notes go to the first of them."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    first = True
+    for cell in nb.get("cells", []):
+        cell_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if cell.get("cell_type") != "code" or cell_id not in cells:
+            continue
+        verdict = cells[cell_id]
+        head = f"{verdict.score:g} / {verdict.max_score:g}"
+        lines = [("PASSED / SUPERADO: " if verdict.score == verdict.max_score else "FAILED / NO SUPERADO: ") + head]
+        if verdict.output:
+            lines.append(verdict.output)
+        if first and notes:
+            lines += ["", *notes]
+        first = False
+        text = "\n".join(lines) + "\n"
+        if verdict.score == verdict.max_score:
+            cell["outputs"] = [{"output_type": "stream", "name": "stdout", "text": text}]
+        else:
+            cell["outputs"] = [{"output_type": "error", "ename": "GradingFailure",
+                                "evalue": verdict.output.splitlines()[0] if verdict.output else head,
+                                "traceback": text.splitlines()}]
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def autograded_notebook(course_dir: Path, student: str, assignment: Assignment) -> Path:
+    return course_dir / "autograded" / student / assignment.name / build.notebook_name(assignment)
