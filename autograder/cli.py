@@ -38,7 +38,8 @@ def _sync(args) -> int:
 def _grade(args) -> int:
     grade(Path(args.path), Path(args.out), seed=args.seed, only=args.only or None,
           isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs,
-          memory_gib=args.memory, budget=args.budget, seeds=args.seeds or [], visibility=args.visibility)
+          memory_gib=args.memory, budget=args.budget, seeds=args.seeds or [], visibility=args.visibility,
+          lang=args.lang)
     return 0
 
 
@@ -48,13 +49,13 @@ def _grade_class(args) -> int:
     outcomes = batch.grade_class(Path(args.submissions), Path(args.out), jobs=args.jobs, only=args.only,
                                      seed=seed, force=args.force, roster=roster, isolation=args.isolation,
                                      timeout=args.timeout, memory_gib=args.memory, budget=args.budget,
-                                     seeds=args.seeds or [], visibility=args.visibility)
+                                     seeds=args.seeds or [], visibility=args.visibility, lang=args.lang)
     return 1 if any(o.problem for o in outcomes) else 0
 
 
 def _gradescope(args) -> int:
     names = gradescope.build(Path(args.out), only=args.only, visibility=args.visibility, memory_gib=args.memory,
-                             timeout=args.timeout, budget=args.budget)
+                             timeout=args.timeout, budget=args.budget, lang=args.lang)
     print(f"wrote {args.out}: {len(names)} files; upload it as the autograder of a Gradescope programming "
           "assignment (setup.sh and run_autograder at its root)")
     return 0
@@ -128,6 +129,8 @@ def _grading_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--visibility", choices=reports.VISIBILITIES, default="visible",
                    help="Gradescope visibility of every graded test in results.json (default: visible; "
                         "after_published or after_due_date hide them until then)")
+    p.add_argument("--lang", choices=reports.LANGS, default="both",
+                   help="language of the feedback in the results: both (English then Spanish, the default), en or es")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -164,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="grade only this assignment (repeatable; default: all)")
     p.add_argument("--visibility", choices=reports.VISIBILITIES, default="visible",
                    help="Gradescope visibility of the graded tests (default: visible)")
+    p.add_argument("--lang", choices=reports.LANGS, default="both",
+                   help="language of the feedback students see: both (the default), en or es")
     p.add_argument("--memory", type=_positive(float), default=DEFAULT_MEMORY_GIB, metavar="GIB",
                    help=f"address space allowed to student code, in GiB (default {DEFAULT_MEMORY_GIB:g})")
     p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,

@@ -178,3 +178,23 @@ def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_ro
     half_mod, _, _ = run_autograder(gradescope_root, half_files)
     assert scores(half_nb) == scores(half_mod)
     assert 0 < half_nb["score"] < sum(t["max_score"] for t in half_nb["tests"])
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_feedback_in_one_language_on_request(gradescope_root, lang):
+    """With the zip's language set to one language, are the feedback and the test names
+    in that language only, and are the scores those of the bilingual run?"""
+    config = gradescope_root / "source" / "gradescope.json"
+    original = config.read_text(encoding="utf-8")
+    try:
+        config.write_text(json.dumps({**json.loads(original), "lang": lang}), encoding="utf-8")
+        data, text, proc = run_autograder(gradescope_root, _modules(ASSIGNMENTS, flat=True))
+    finally:
+        config.write_text(original, encoding="utf-8")
+    assert gradescope_spec.problems(text) == [], proc.stdout + proc.stderr
+    outputs = "\n".join(t["output"] for t in data["tests"])
+    english, spanish = "not implemented yet", "aún sin implementar"
+    shown, hidden = (spanish, english) if lang == "es" else (english, spanish)
+    assert shown in outputs and hidden not in outputs, outputs[:500]
+    assert all(" / " not in t["name"] for t in data["tests"])
+    assert data["score"] == 0

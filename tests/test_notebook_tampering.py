@@ -212,3 +212,101 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     assert hidden and not [h for h in hidden if h in page]
     code = code_lines(TRACEBACK_LINE.sub("", page))
     assert not [s for s in distinctive_solution_lines(SOLUTIONS) if s in code]
+
+
+# Both pass the static scan: only grading outside the kernel stops them.
+GRADEBOOK_WRITE = """import pathlib, sqlite3
+for base in [pathlib.Path.cwd(), *pathlib.Path.cwd().parents][:7]:
+    if (base / "gradebook.db").is_file():
+        con = sqlite3.connect(base / "gradebook.db")
+        con.execute("UPDATE grade SET auto_score = 99, manual_score = 99")
+        con.commit()
+"""
+PRINT_GRADER = "print(open({!r} + 'auto' + {!r}).read())"
+ALWAYS_EQUAL = """class _Yes:
+    def __eq__(self, other):
+        return True
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: self
+
+
+def scaled_dot_product_attention(q, k, v, mask=None):
+    return _Yes(), _Yes()
+"""
+REFERENCE_FROM_DISK = """def scaled_dot_product_attention(q, k, v, mask=None):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("reference", {path!r})
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.scaled_dot_product_attention(q, k, v, mask)
+"""
+# (student, where, code): "cell" adds a cell after the imports, "attention" replaces the
+# cell of scaled_dot_product_attention. Each is the honest twin plus the trick.
+TRICKS = [
+    ("patch_allclose", "cell", "import torch\ntorch.allclose = lambda *args, **kwargs: True"),
+    ("excepthook", "cell", "import sys\nsys.excepthook = lambda *args: None"),
+    ("always_equal", "attention", ALWAYS_EQUAL),
+    ("gradebook", "cell", GRADEBOOK_WRITE),
+    ("exit", "cell", "import os\nos._exit(0)"),
+    ("read_reference", "attention", REFERENCE_FROM_DISK.format(path=str(SOLUTIONS / "a1_attention" / "attention.py"))),
+    ("print_grader", "cell", PRINT_GRADER.format(str(course.PACKAGE_DIR.parent) + "/",
+                                                 "grader/graders/a1_attention/test_attention.py")),
+]
+
+
+def test_tampering_notebooks_gain_nothing(tmp_path):
+    """With the real nbgrader CLI, does each tampering notebook (a patched torch.allclose, a
+    silenced excepthook, results equal to anything, a cell that sets every grade in the
+    gradebook to 99, os._exit, the reference loaded from disk, a grader printed) score no
+    more than its honest twin, leave every other student's grade alone, and show no hidden
+    line in its feedback?"""
+    from autograder.notebooks import sandboxed
+
+    course_dir = tmp_path / "course"
+    built = _cli("nbgrader", "build", "--course", str(course_dir), "--lang", LANG)
+    assert built.returncode == 0, built.stdout + built.stderr
+    a = course.get("a1_attention")
+    name = notebooks.notebook_name(a)
+    source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
+    released = json.loads((course_dir / "release" / a.name / name).read_text(encoding="utf-8"))
+    by_id = {c["metadata"]["nbgrader"]["grade_id"]: c for c in source["cells"]}
+    honest = json.loads(json.dumps(released))
+    for cell in honest["cells"]:  # the masks solved, the attention left undone
+        grade_id = cell["metadata"].get("nbgrader", {}).get("grade_id", "")
+        if grade_id.startswith("code-masks-"):
+            cell["source"] = by_id[grade_id]["source"]
+    submissions = {"solved": source, "honest": honest}
+    for student, where, code in TRICKS:
+        nb = json.loads(json.dumps(honest))
+        if where == "cell":
+            nb["cells"].insert(2, {"cell_type": "code", "execution_count": None, "id": f"trick-{student}",
+                                   "metadata": {}, "outputs": [], "source": code})
+        else:
+            cell = next(c for c in nb["cells"]
+                        if c["metadata"].get("nbgrader", {}).get("grade_id")
+                        == "code-attention-scaled_dot_product_attention")
+            cell["source"] = code
+        submissions[student] = nb
+    for student, nb in submissions.items():
+        folder = course_dir / "submitted" / student / a.name
+        folder.mkdir(parents=True)
+        (folder / name).write_text(json.dumps(nb), encoding="utf-8")
+
+    proc = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    scores = {r["student_id"]: float(r["score"]) for r in nbgrader_course.read_grades(course_dir / "grades.csv")
+              if r["assignment"] == a.name}
+    points = sum(t.points for t in notebooks.grader_tests(a).values())
+    print({s: scores[s] for s in submissions})
+    assert scores["solved"] == points and 0 < scores["honest"] < points
+    for student, _, _ in TRICKS:
+        assert scores[student] <= scores["honest"], (student, scores)
+    # The kernel did print the grader; the feedback lost that output.
+    assert f"{a.name}  print_grader: outputs that quoted hidden course material were removed" in proc.stdout
+    hidden = sandboxed.hidden_lines()
+    for student in submissions:
+        page = course_dir / "feedback" / student / a.name / name.replace(".ipynb", ".html")
+        text = release.readable_text(page)
+        own = "\n".join("".join(c["source"]) for c in submissions[student]["cells"])  # shown as written
+        assert not [line for line in hidden if line in text and line not in own], student

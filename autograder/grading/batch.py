@@ -73,18 +73,19 @@ def stamp(entry: Path, only: list[str], seed: int, options: dict) -> str:
     return f"{fingerprint(entry)} {hashlib.sha256(settings.encode()).hexdigest()[:16]}"
 
 
-def failure_results(message_en: str, message_es: str, seed: int) -> dict:
+def failure_results(message_en: str, message_es: str, seed: int, lang: str = "both") -> dict:
     """A results.json for a submission that could not be graded: one visible test at 0."""
+    message = reports.in_language(f"{message_en}\n{message_es}", message_en, message_es, lang)
     return {
         "score": 0,
         "execution_time": 0,
-        "output": f"{message_en}\n{message_es}",
+        "output": message,
         "output_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "extra_data": {"seed": seed, "max_score": 0, "graded": False, "problem": message_en},
         "tests": [{"name": "Submission could not be graded / No se pudo calificar la entrega", "number": "0",
-                   "score": 0, "max_score": 0, "status": "failed", "output": f"{message_en}\n{message_es}",
+                   "score": 0, "max_score": 0, "status": "failed", "output": message,
                    "output_format": "text", "visibility": "visible",
                    "extra_data": {"assignment": "submission", "seed": seed}}],
     }
@@ -121,10 +122,11 @@ def grade_student(student: str, entry: Path, out: Path, *, only: list[str], seed
             reports.write_all(out, data)
             problem = ""
         except uploads.UploadError as exc:
-            data, problem = failure_results(exc.en, exc.es, seed), exc.en
+            data, problem = failure_results(exc.en, exc.es, seed, options.get("lang", "both")), exc.en
             reports.write_all(out, data)
         except GradingError as exc:
-            data, problem = failure_results(f"grading failed: {exc}", f"la calificación falló: {exc}", seed), str(exc)
+            data, problem = failure_results(f"grading failed: {exc}", f"la calificación falló: {exc}", seed,
+                                            options.get("lang", "both")), str(exc)
             reports.write_all(out, data)
     (out / FINGERPRINT).write_text(stamp(entry, only, seed, options) + "\n", encoding="utf-8")
     return Outcome(student, data, problem)

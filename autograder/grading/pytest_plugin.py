@@ -148,14 +148,15 @@ def pytest_runtest_makereport(item, call):
     if report.passed:
         record["score"] = points
     elif call.excinfo is not None and isinstance(call.excinfo.value, CheckFailure):
-        output = str(call.excinfo.value)
+        failure = call.excinfo.value
         handle = item.funcargs.get("student") if hasattr(item, "funcargs") else None
-        if isinstance(handle, Student):
-            output = handle.shorten_quotes(output)
-        record["output"] = output[:2000]
+        shorten = handle.shorten_quotes if isinstance(handle, Student) else (lambda text: text)
+        record["output"] = shorten(str(failure))[:2000]
+        record["output_en"], record["output_es"] = shorten(failure.en)[:1000], shorten(failure.es)[:1000]
     else:
         kind = call.excinfo.typename if call.excinfo is not None else report.outcome
         record["output"] = rules.internal_error(kind)
+        record["output_en"], record["output_es"] = record["output"].split("\n", 1)
         record["internal_error"] = True
     results[item.nodeid] = record
 

@@ -21,15 +21,32 @@ from pathlib import Path
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 
 
-def test_entry(assignment: str, number: str, record: dict, *, visibility: str, seed: int) -> dict:
-    """One graded test in Gradescope's format, from a grading process's record."""
+LANGS = ("both", "en", "es")
+
+
+def in_language(text: str, en: str | None, es: str | None, lang: str) -> str:
+    """``text`` (English then Spanish) in ``lang``: its ``en`` or ``es`` part when known."""
+    chosen = {"en": en, "es": es}.get(lang)
+    return text if chosen is None else chosen
+
+
+def _title(name: str, lang: str) -> str:
+    """A grader's "English? / ¿Spanish?" title in ``lang``."""
+    en, _, es = name.partition(" / ")
+    return {"en": en, "es": es or en}.get(lang, name)
+
+
+def test_entry(assignment: str, number: str, record: dict, *, visibility: str, seed: int,
+               lang: str = "both") -> dict:
+    """One graded test in Gradescope's format, from a grading process's record; ``lang``:
+    the feedback's language ("both": English then Spanish)."""
     return {
-        "name": f"{assignment} · {record['name']}",
+        "name": f"{assignment} · {_title(record['name'], lang)}",
         "number": number,
         "score": record["score"],
         "max_score": record["max_score"],
         "status": "passed" if record["score"] == record["max_score"] else "failed",
-        "output": record["output"],
+        "output": in_language(record["output"], record.get("output_en"), record.get("output_es"), lang),
         "output_format": "text",
         "visibility": visibility,
         "extra_data": {"assignment": assignment, "grader": record.get("id", ""), "seed": record.get("seed", seed),
@@ -60,7 +77,7 @@ def _by_assignment(data: dict) -> dict[str, list[dict]]:
     return groups
 
 
-def _title(test: dict) -> str:
+def _short_name(test: dict) -> str:
     return test["name"].split(" · ", 1)[-1]
 
 
@@ -74,7 +91,7 @@ def junit_xml(data: dict) -> str:
         suite = ET.SubElement(root, "testsuite", name=assignment, tests=str(len(tests)),
                               failures=str(sum(t["status"] == "failed" for t in tests)))
         for test in tests:
-            case = ET.SubElement(suite, "testcase", classname=assignment, name=_title(test))
+            case = ET.SubElement(suite, "testcase", classname=assignment, name=_short_name(test))
             props = ET.SubElement(case, "properties")
             for key in ("score", "max_score"):
                 ET.SubElement(props, "property", name=key, value=f"{test[key]:g}")

@@ -122,19 +122,14 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
 
 
 def results_json(results: list[AssignmentResult], seed: int, isolation: str, seconds: float, *,
-                 visibility: str = "visible", seeds: list[int] = ()) -> dict:
+                 visibility: str = "visible", seeds: list[int] = (), lang: str = "both") -> dict:
     """The run in Gradescope's format (see :mod:`autograder.grading.reports`)."""
-    tests = [reports.test_entry(result.assignment.name, f"{n}.{m}", t, visibility=visibility, seed=seed)
+    tests = [reports.test_entry(result.assignment.name, f"{n}.{m}", t, visibility=visibility, seed=seed, lang=lang)
              for n, result in enumerate(results, 1) for m, t in enumerate(result.tests, 1)]
     return {
         "score": sum(r.score for r in results),
         "execution_time": round(seconds, 2),
-        "output": (
-            f"Random inputs seed {seed} (replay with --seed {seed}). Student code ran in a separate "
-            f"process, isolation: {isolation}.\n"
-            f"Semilla de las entradas aleatorias: {seed}. El código del estudiante se ejecutó en un "
-            f"proceso aparte, aislamiento: {isolation}."
-        ),
+        "output": reports.in_language(*_run_output(seed, isolation), lang),
         "output_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
@@ -144,6 +139,14 @@ def results_json(results: list[AssignmentResult], seed: int, isolation: str, sec
                                            for r in results if r.peak_kib}},
         "tests": tests,
     }
+
+
+def _run_output(seed: int, isolation: str) -> tuple[str, str, str]:
+    en = (f"Random inputs seed {seed} (replay with --seed {seed}). Student code ran in a separate "
+          f"process, isolation: {isolation}.")
+    es = (f"Semilla de las entradas aleatorias: {seed}. El código del estudiante se ejecutó en un "
+          f"proceso aparte, aislamiento: {isolation}.")
+    return f"{en}\n{es}", en, es
 
 
 def _fmt(x: float) -> str:
@@ -172,9 +175,10 @@ def default_jobs() -> int:
 def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[str] | None = None,
           isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
           jobs: int | None = None, memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET,
-          seeds: list[int] = (), visibility: str = "visible", echo=print) -> dict:
+          seeds: list[int] = (), visibility: str = "visible", lang: str = "both", echo=print) -> dict:
     """Grade ``submission`` into ``out/results.json`` (with ``junit.xml`` and ``summary.md``
-    beside it); returns that dict. ``visibility``: Gradescope's for every graded test.
+    beside it); returns that dict. ``visibility``: Gradescope's for every graded test;
+    ``lang``: the feedback's language ("both", "en", "es").
 
     ``seeds``: run every grader that draws random inputs once per seed, in one grading
     process per assignment (a check that the same code gets the same verdict at every
@@ -209,7 +213,8 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
         results = list(pool.map(run, assignments))  # course order, whatever finishes first
     if debug:
         (out / "grader-log.txt").write_text("".join(log.getvalue() for log in logs.values()), encoding="utf-8")
-    data = results_json(results, seed, isolation, time.monotonic() - started, visibility=visibility, seeds=seeds)
+    data = results_json(results, seed, isolation, time.monotonic() - started, visibility=visibility, seeds=seeds,
+                        lang=lang)
     reports.write_all(out, data)
     echo("")
     echo(table(results))

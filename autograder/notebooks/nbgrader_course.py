@@ -22,8 +22,9 @@ with ``nbgrader generate_feedback`` and the grade table with ``nbgrader export``
 Verdicts come from the sandbox (:mod:`.sandboxed`): nbgrader still runs every notebook,
 so the student's outputs and the instructor's view are nbgrader's, but each submitted
 notebook is also turned into the module form (:mod:`.extract`) and graded like ``python -m
-autograder grade`` grades modules (same graders, seed, prerequisites, sandbox). Those scores
-replace whatever the kernel's run gave in the gradebook, for every test cell, and each
+autograder grade`` grades modules (same graders, seed, prerequisites, sandbox), before any
+student's kernel runs. Once every kernel has run, those scores replace whatever the kernels
+gave in the gradebook, for every test cell, and each
 hidden test cell of the autograded notebook (hence the feedback page) shows its grader's
 bilingual message. What the conversion left out (an edited given-code cell, a cell that
 does not parse) is printed and goes to ``grades.csv``'s ``note``.
@@ -297,13 +298,11 @@ def _grade_zero(course_dir: Path, assignment: str, students) -> None:
         gb.db.commit()
 
 
-def _sandbox_verdicts(course_dir: Path, assignment: course.Assignment, students: list[str], seed: int,
-                      log) -> dict[tuple[str, str], str]:
-    """Grade each student's submitted notebook in module form, in the sandbox, and make
-    that the gradebook's grades and the autograded notebook's test outputs (see
-    :mod:`.sandboxed`). Returns notes for grades.csv (what the conversion left out)."""
-    from nbgrader.api import Gradebook, MissingEntry
-
+def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: list[str],
+                    seed: int) -> dict[str, tuple[dict, list[str]]]:
+    """student -> (hidden test cell -> verdict, the conversion's notes): each submitted
+    notebook in module form, graded in the sandbox (:mod:`.sandboxed`). Run before any
+    student's kernel, so no notebook run by nbgrader can touch what is graded or how."""
     notebook = notebooks.notebook_name(assignment)
     converted = {}  # student -> (module files, notes); ast.parse is run in this thread only
     for student in students:
@@ -318,24 +317,33 @@ def _sandbox_verdicts(course_dir: Path, assignment: course.Assignment, students:
     def one(student: str):
         modules, conversion = converted[student]
         if not modules:
-            return student, {}, conversion
+            return student, ({}, conversion)
         with tempfile.TemporaryDirectory(prefix="course-verdict-") as out:
             data = sandboxed.grade_modules(modules, assignment, seed, Path(out))
-        return student, sandboxed.verdicts(data), conversion
+        return student, (sandboxed.verdicts(data), conversion)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
+        return dict(pool.map(one, converted))
+
+
+def _record_verdicts(course_dir: Path, assignment: course.Assignment, graded: dict[str, tuple[dict, list[str]]],
+                     log) -> dict[tuple[str, str], str]:
+    """Write the sandbox's verdicts into the gradebook and the autograded notebooks (after
+    every kernel has run); returns notes for grades.csv (what a conversion left out)."""
+    from nbgrader.api import Gradebook, MissingEntry
 
     notes = {}
-    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
-        results = list(pool.map(one, converted))
     with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", COURSE_ID) as gb:
-        for student, cells, conversion in results:
+        for student, (cells, conversion) in graded.items():
             try:
                 missing = sandboxed.write_gradebook(gb, assignment.name, student, cells)
             except MissingEntry:
                 log(f"{assignment.name}  {student}: nbgrader recorded no submission; not graded")
                 continue
+            if conversion:
+                notes[(assignment.name, student)] = "; ".join(conversion)
             if not cells:  # the notebook could not be read: nothing of it is graded
                 log(f"{assignment.name}  {student}: {'; '.join(conversion)}; 0 points")
-                notes[(assignment.name, student)] = "; ".join(conversion)
                 continue
             if missing:
                 raise NbgraderError(f"{assignment.name}: no grader for the test cells {', '.join(missing)}; "
@@ -343,11 +351,8 @@ def _sandbox_verdicts(course_dir: Path, assignment: course.Assignment, students:
             autograded = sandboxed.autograded_notebook(course_dir, student, assignment)
             if autograded.is_file():
                 sandboxed.rewrite_outputs(autograded, cells, conversion)
-            score = sum(c.score for c in cells.values())
-            log(f"{assignment.name}  {student}: graded in the sandbox, {score:g} / "
+            log(f"{assignment.name}  {student}: graded in the sandbox, {sum(c.score for c in cells.values()):g} / "
                 f"{sum(c.max_score for c in cells.values()):g}")
-            if conversion:
-                notes[(assignment.name, student)] = "; ".join(conversion)
     return notes
 
 
@@ -383,24 +388,37 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as tmp:
         env = _kernel_env(Path(tmp), seed)
         graded = [name for name in known if name in found]
+        verdicts = {}
+        for name in graded:
+            log(f"{name}: grading {len(found[name])} notebook(s) in the sandbox")
+            verdicts[name] = _sandbox_grades(course_dir, course.get(name), found[name], seed)
+        refused: dict[str, dict[str, str]] = {}
         try:
             for name in graded:
                 log(f"{name}: autograding {len(found[name])} submission(s): {', '.join(found[name])}")
                 shutil.rmtree(staging, ignore_errors=True)
-                refused = _stage(course_dir, course.get(name), found[name], log)
+                refused[name] = _stage(course_dir, course.get(name), found[name], log)
                 if (staging / "submitted").is_dir():
                     _nbgrader(course_dir, env, "autograde", name, "--force",
                               f"--CourseDirectory.submitted_directory={STAGING}/submitted")
-                _grade_zero(course_dir, name, refused)
-                for student, message in refused.items():
-                    autograded = sandboxed.autograded_notebook(course_dir, student, course.get(name))
-                    if autograded.is_file():
-                        sandboxed.rewrite_outputs(autograded, sandboxed.refusal_verdicts(autograded, message), [])
-                notes.update({(name, student): message for student, message in refused.items()})
-                notes.update(_sandbox_verdicts(course_dir, course.get(name),
-                                               [s for s in found[name] if s not in refused], seed, log))
         finally:
             shutil.rmtree(staging, ignore_errors=True)
+        # Only now, once every kernel has run: the gradebook and the notebooks the feedback is made from.
+        hidden = sandboxed.hidden_lines()
+        for name in graded:
+            a = course.get(name)
+            for student in found[name]:  # first, so the verdicts written next are never touched
+                autograded = sandboxed.autograded_notebook(course_dir, student, a)
+                if autograded.is_file() and sandboxed.scrub_outputs(autograded, hidden):
+                    log(f"{name}  {student}: outputs that quoted hidden course material were removed")
+            _grade_zero(course_dir, name, refused[name])
+            for student, message in refused[name].items():
+                autograded = sandboxed.autograded_notebook(course_dir, student, a)
+                if autograded.is_file():
+                    sandboxed.rewrite_outputs(autograded, sandboxed.refusal_verdicts(autograded, message), [])
+            notes.update({(name, student): message for student, message in refused[name].items()})
+            notes.update(_record_verdicts(course_dir, a, {s: v for s, v in verdicts[name].items()
+                                                          if s not in refused[name]}, log))
         log("writing feedback")
         _nbgrader(course_dir, env, "generate_feedback", "*", "--force")
         csv_path = course_dir / "grades.csv"

@@ -11,7 +11,9 @@ nothing. For every submission this module:
 2. writes each hidden test cell's score into nbgrader's gradebook (``auto_score``), for
    every cell, so nothing a kernel wrote there survives;
 3. replaces each hidden test cell's output in the autograded notebook with that grader's
-   bilingual message, so the feedback page shows the sandbox's verdict.
+   bilingual message, so the feedback page shows the sandbox's verdict;
+4. removes any output that quotes reference or grader code (:func:`scrub_outputs`): the
+   kernel nbgrader runs is no sandbox, so a cell could read those files and print them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import course
 from ..course import Assignment
 from ..grading.runner import grade
 from . import build
@@ -114,3 +117,44 @@ def rewrite_outputs(path: Path, cells: dict[str, CellVerdict], notes: list[str])
 
 def autograded_notebook(course_dir: Path, student: str, assignment: Assignment) -> Path:
     return course_dir / "autograded" / student / assignment.name / build.notebook_name(assignment)
+
+
+REMOVED = ("[output removed: it quoted the course's hidden material / salida eliminada: citaba material "
+           "oculto del curso]\n")
+
+
+def hidden_lines() -> set[str]:
+    """Lines that must never reach a student: distinctive solution code and grader code
+    (lines of 25 characters or more that no public test, stub or given code also holds)."""
+    from ..authoring.stubs import code_lines, distinctive_solution_lines
+
+    public = set()
+    for path in course.assignments_dir().rglob("*.py"):
+        public |= {line.strip() for line in path.read_text(encoding="utf-8").split("\n")}
+    graders = set()
+    for path in course.GRADERS_DIR.rglob("*.py"):
+        graders |= {line.strip() for line in code_lines(path.read_text(encoding="utf-8")).split("\n")}
+    return distinctive_solution_lines(course.solutions_dir()) | {line for line in graders - public if len(line) >= 25}
+
+
+def _output_text(output: dict) -> str:
+    parts = [output.get("text", ""), output.get("evalue", ""), *output.get("traceback", [])]
+    parts += [v for v in output.get("data", {}).values()]
+    return "\n".join("".join(p) if isinstance(p, list) else str(p) for p in parts)
+
+
+def scrub_outputs(path: Path, secrets: set[str]) -> int:
+    """Replace every output of the notebook at ``path`` that quotes ``secrets`` (a kernel can
+    read and print files the sandbox would have hidden); returns how many were replaced."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    removed = 0
+    for cell in nb.get("cells", []):
+        outputs = cell.get("outputs", [])
+        for i, output in enumerate(outputs):
+            text = _output_text(output)
+            if any(secret in text for secret in secrets):
+                outputs[i] = {"output_type": "stream", "name": "stdout", "text": REMOVED}
+                removed += 1
+    if removed:
+        path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return removed

@@ -78,8 +78,9 @@ def _needed(only: list[str]) -> list[str]:
 
 def build(out: Path, *, only: list[str] | None = None, visibility: str = "visible",
           memory_gib: float = DEFAULT_MEMORY_GIB, timeout: float = DEFAULT_TIMEOUT,
-          budget: float = DEFAULT_BUDGET) -> list[str]:
-    """Write the autograder zip to ``out``; returns the names it holds."""
+          budget: float = DEFAULT_BUDGET, lang: str = "both") -> list[str]:
+    """Write the autograder zip to ``out``; returns the names it holds. ``lang``: the
+    feedback's language ("both": English then Spanish)."""
     only = only or [a.name for a in course.ASSIGNMENTS]
     root = course.course_root()
     files: dict[str, bytes] = {}
@@ -105,7 +106,7 @@ def build(out: Path, *, only: list[str] | None = None, visibility: str = "visibl
     files["source/README.md"] = b"Gradescope autograder of the Transformer course; see setup.sh and run_autograder.\n"
     files["source/requirements.txt"] = requirements().encode()
     files[f"source/{CONFIG}"] = json.dumps({"only": only, "visibility": visibility, "memory_gib": memory_gib,
-                                            "timeout": timeout, "budget": budget}, indent=2).encode()
+                                            "timeout": timeout, "budget": budget, "lang": lang}, indent=2).encode()
     tmp = out.with_name(out.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in (("setup.sh", SETUP_SH.encode()), ("run_autograder", RUN_AUTOGRADER.encode())):
@@ -140,6 +141,7 @@ def run(root: Path) -> int:
     except (OSError, ValueError):
         config = {}
     only = config.get("only") or [a.name for a in course.ASSIGNMENTS]
+    lang = config.get("lang", "both")
     try:
         with tempfile.TemporaryDirectory(prefix="course-gradescope-") as tmp:
             upload = uploads.normalize(root / "submission", Path(tmp) / "submission")
@@ -149,18 +151,18 @@ def run(root: Path) -> int:
                     + ", ".join(f"{m}.py" for a in only for m in course.get(a).modules) + ")",
                     "no se encontró ningún módulo de las tareas del curso en la entrega")
             data = grade(Path(tmp) / "submission", results, seed=seed, only=only, jobs=1,
-                         visibility=config.get("visibility", "visible"),
+                         visibility=config.get("visibility", "visible"), lang=lang,
                          memory_gib=config.get("memory_gib", DEFAULT_MEMORY_GIB),
                          timeout=config.get("timeout", DEFAULT_TIMEOUT), budget=config.get("budget", DEFAULT_BUDGET))
             data["output"] += "\n" + upload.describe()
             reports.write_all(results, data)
     except uploads.UploadError as exc:
-        reports.write_all(results, batch.failure_results(exc.en, exc.es, seed))
+        reports.write_all(results, batch.failure_results(exc.en, exc.es, seed, lang))
     except BaseException as exc:  # grading itself failed: the student still gets a result
         traceback.print_exc(file=sys.stdout)  # Gradescope shows stdout to instructors only
         reports.write_all(results, batch.failure_results(
             f"the autograder failed ({type(exc).__name__}); this is not your fault, please tell your instructor",
-            f"el corrector falló ({type(exc).__name__}); no es culpa tuya, avisa a tu docente", seed))
+            f"el corrector falló ({type(exc).__name__}); no es culpa tuya, avisa a tu docente", seed, lang))
         if isinstance(exc, KeyboardInterrupt):
             raise
     return 0
