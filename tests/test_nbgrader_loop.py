@@ -132,6 +132,7 @@ def test_autograde_prints_progress_and_writes_feedback(loop):
     # Each hidden test cell shows the sandbox's verdict, whatever the kernel printed there.
     assert "FAILED / NO SUPERADO: 0 / 1" in blank and "not implemented yet: masks.causal_mask" in blank
     assert "aún sin implementar: masks.causal_mask" in blank
+    assert f"Seed / semilla: {SEED} (replay / repetir: python -m autograder nbgrader autograde --seed {SEED})" in blank
     for student in STUDENTS:
         assert f"a1_attention  {student}: graded in the sandbox" in out
 

@@ -327,7 +327,7 @@ def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: l
 
 
 def _record_verdicts(course_dir: Path, assignment: course.Assignment, graded: dict[str, tuple[dict, list[str]]],
-                     log) -> dict[tuple[str, str], str]:
+                     seed: int, log) -> dict[tuple[str, str], str]:
     """Write the sandbox's verdicts into the gradebook and the autograded notebooks (after
     every kernel has run); returns notes for grades.csv (what a conversion left out)."""
     from nbgrader.api import Gradebook, MissingEntry
@@ -350,7 +350,7 @@ def _record_verdicts(course_dir: Path, assignment: course.Assignment, graded: di
                                     "rebuild the course (`nbgrader build`)")
             autograded = sandboxed.autograded_notebook(course_dir, student, assignment)
             if autograded.is_file():
-                sandboxed.rewrite_outputs(autograded, cells, conversion)
+                sandboxed.rewrite_outputs(autograded, cells, conversion, seed)
             log(f"{assignment.name}  {student}: graded in the sandbox, {sum(c.score for c in cells.values()):g} / "
                 f"{sum(c.max_score for c in cells.values()):g}")
     return notes
@@ -418,7 +418,7 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
                     sandboxed.rewrite_outputs(autograded, sandboxed.refusal_verdicts(autograded, message), [])
             notes.update({(name, student): message for student, message in refused[name].items()})
             notes.update(_record_verdicts(course_dir, a, {s: v for s, v in verdicts[name].items()
-                                                          if s not in refused[name]}, log))
+                                                          if s not in refused[name]}, seed, log))
         log("writing feedback")
         _nbgrader(course_dir, env, "generate_feedback", "*", "--force")
         csv_path = course_dir / "grades.csv"

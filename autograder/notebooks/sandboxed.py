@@ -88,9 +88,9 @@ def write_gradebook(gb, assignment: str, student: str, cells: dict[str, CellVerd
     return missing
 
 
-def rewrite_outputs(path: Path, cells: dict[str, CellVerdict], notes: list[str]) -> None:
+def rewrite_outputs(path: Path, cells: dict[str, CellVerdict], notes: list[str], seed: int | None = None) -> None:
     """Each hidden test cell of the autograded notebook at ``path`` shows its verdict; the
-    conversion's notes go to the first of them."""
+    first of them also the seed to replay and the conversion's notes."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     first = True
     for cell in nb.get("cells", []):
@@ -102,6 +102,9 @@ def rewrite_outputs(path: Path, cells: dict[str, CellVerdict], notes: list[str])
         lines = [("PASSED / SUPERADO: " if verdict.score == verdict.max_score else "FAILED / NO SUPERADO: ") + head]
         if verdict.output:
             lines.append(verdict.output)
+        if first and seed is not None:
+            lines += ["", f"Seed / semilla: {seed} (replay / repetir: python -m autograder nbgrader autograde "
+                          f"--seed {seed})"]
         if first and notes:
             lines += ["", *notes]
         first = False
