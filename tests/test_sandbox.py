@@ -245,7 +245,7 @@ def test_graders_never_quote_an_expected_errors_message():
 @pytest.mark.skipif(os.geteuid() != 0 or worker_user() is None,
                     reason="needs grading as root with an interpreter every user can read (as in Gradescope's "
                            "containers); here the interpreter lives where only root can read it")
-def test_without_namespaces_root_grades_student_code_as_nobody(tmp_path):
+def test_without_namespaces_root_grades_student_code_as_a_uid_of_its_own(tmp_path):
     """Without the namespace sandbox, does grading as root run student code as the
     unprivileged user, with a process limit that fails only the forking test and names it?"""
     begin = "    if tokens.dim() != 2:\n"
