@@ -155,6 +155,19 @@ def _tree(folder):
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def _a1_course(tmp_path):
+    """A course built with the real nbgrader CLI, and a1's notebook: (course folder, the
+    assignment, the notebook's file name, the source notebook, the released one)."""
+    course_dir = tmp_path / "course"
+    built = _cli("nbgrader", "build", "--course", str(course_dir), "--lang", LANG)
+    assert built.returncode == 0, built.stdout + built.stderr
+    a = course.get("a1_attention")
+    name = notebooks.notebook_name(a)
+    source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
+    released = json.loads((course_dir / "release" / a.name / name).read_text(encoding="utf-8"))
+    return course_dir, a, name, source, released
+
+
 def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     """With the real nbgrader CLI, does a1_attention's notebook whose first cell installs an
     input transformer (every later cell becomes `pass`), with no implementation, score 0 with
@@ -164,13 +177,7 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     Before the refusal was wired in, the same run graded the transformer notebook 15 / 15 and
     the release with an `autograder/notebook_grading.py` beside it (a `run_grader` that does
     nothing, importable from the kernel's folder) 4 / 15."""
-    course_dir = tmp_path / "course"
-    built = _cli("nbgrader", "build", "--course", str(course_dir), "--lang", LANG)
-    assert built.returncode == 0, built.stdout + built.stderr
-    a = course.get("a1_attention")
-    name = notebooks.notebook_name(a)
-    source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
-    released = json.loads((course_dir / "release" / a.name / name).read_text(encoding="utf-8"))
+    course_dir, a, name, source, released = _a1_course(tmp_path)
     tamper = json.loads(json.dumps(released))
     tamper["cells"].insert(0, {"cell_type": "code", "execution_count": None, "id": "first", "metadata": {},
                                "outputs": [], "source": INSTALL_TRANSFORMER})
@@ -263,13 +270,7 @@ def test_tampering_notebooks_gain_nothing(tmp_path):
     line in its feedback?"""
     from autograder.notebooks import sandboxed
 
-    course_dir = tmp_path / "course"
-    built = _cli("nbgrader", "build", "--course", str(course_dir), "--lang", LANG)
-    assert built.returncode == 0, built.stdout + built.stderr
-    a = course.get("a1_attention")
-    name = notebooks.notebook_name(a)
-    source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
-    released = json.loads((course_dir / "release" / a.name / name).read_text(encoding="utf-8"))
+    course_dir, a, name, source, released = _a1_course(tmp_path)
     by_id = {c["metadata"]["nbgrader"]["grade_id"]: c for c in source["cells"]}
     honest = json.loads(json.dumps(released))
     for cell in honest["cells"]:  # the masks solved, the attention left undone
