@@ -108,14 +108,11 @@ def _nbgrader(args) -> int:
     return 0
 
 
-def _grading_options(p: argparse.ArgumentParser) -> None:
-    """Options shared by `grade` and `grade-class`."""
-    p.add_argument("--seed", type=int, default=None, help="seed of the randomised inputs (default: a new one)")
-    p.add_argument("--seeds", type=_seed_list, default=None, metavar="N,N,...",
-                   help="run every grader once per seed (to check that a submission's verdict does not depend on "
-                        "the seed); results list each test per seed")
+def _result_options(p: argparse.ArgumentParser) -> None:
+    """What is graded, the limits on student code and how results read: shared by `grade`,
+    `grade-class` and the `gradescope` zip."""
     p.add_argument("--only", action="append", choices=[a.name for a in course.ASSIGNMENTS],
-                   help="grade only this assignment (repeatable)")
+                   help="grade only this assignment (repeatable; default: all)")
     p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
                    help=f"seconds allowed per call into student code (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--memory", type=_positive(float), default=DEFAULT_MEMORY_GIB, metavar="GIB",
@@ -124,13 +121,22 @@ def _grading_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", type=_positive(float), default=DEFAULT_BUDGET, metavar="SECONDS",
                    help="seconds allowed to student code per assignment, worker start-ups and calls together "
                         f"(default {DEFAULT_BUDGET:g})")
-    p.add_argument("--isolation", choices=("auto", "namespace", "none"), default="auto",
-                   help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
     p.add_argument("--visibility", choices=reports.VISIBILITIES, default="visible",
                    help="Gradescope visibility of every graded test in results.json (default: visible; "
                         "after_published or after_due_date hide them until then)")
     p.add_argument("--lang", choices=reports.LANGS, default="both",
                    help="language of the feedback in the results: both (English then Spanish, the default), en or es")
+
+
+def _grading_options(p: argparse.ArgumentParser) -> None:
+    """Options shared by `grade` and `grade-class`."""
+    p.add_argument("--seed", type=int, default=None, help="seed of the randomised inputs (default: a new one)")
+    p.add_argument("--seeds", type=_seed_list, default=None, metavar="N,N,...",
+                   help="run every grader once per seed (to check that a submission's verdict does not depend on "
+                        "the seed); results list each test per seed")
+    p.add_argument("--isolation", choices=("auto", "namespace", "none"), default="auto",
+                   help="run student code in Linux namespaces that hide the course checkout (auto: when available)")
+    _result_options(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -163,18 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("gradescope", help="write a Gradescope autograder zip (setup.sh, run_autograder, graders)")
     p.add_argument("--out", required=True, help="the zip to write, e.g. autograder.zip")
-    p.add_argument("--only", action="append", choices=[a.name for a in course.ASSIGNMENTS],
-                   help="grade only this assignment (repeatable; default: all)")
-    p.add_argument("--visibility", choices=reports.VISIBILITIES, default="visible",
-                   help="Gradescope visibility of the graded tests (default: visible)")
-    p.add_argument("--lang", choices=reports.LANGS, default="both",
-                   help="language of the feedback students see: both (the default), en or es")
-    p.add_argument("--memory", type=_positive(float), default=DEFAULT_MEMORY_GIB, metavar="GIB",
-                   help=f"address space allowed to student code, in GiB (default {DEFAULT_MEMORY_GIB:g})")
-    p.add_argument("--timeout", type=_positive(float), default=DEFAULT_TIMEOUT,
-                   help=f"seconds per call into student code (default {DEFAULT_TIMEOUT:g})")
-    p.add_argument("--budget", type=_positive(float), default=DEFAULT_BUDGET, metavar="SECONDS",
-                   help=f"seconds for student code per assignment (default {DEFAULT_BUDGET:g})")
+    _result_options(p)
     p.set_defaults(func=_gradescope)
     p = sub.add_parser("gradescope-run", help="what run_autograder runs: grade ROOT/submission into "
                        "ROOT/results/results.json (always written)")

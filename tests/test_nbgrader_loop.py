@@ -236,7 +236,7 @@ def test_grades_equal_the_module_form_at_the_same_seed(loop, tmp_path):
     exactly the score its grader gives the same code as modules (`grade`, same seed)?"""
     from nbgrader.api import Gradebook
 
-    from autograder.notebooks.sandboxed import grade_id
+    from autograder.grading.rules import cell_id
 
     forms = {"solved": SOLUTIONS, "blank": ROOT / "assignments",
              "partial": _partial_modules(loop, tmp_path / "partial")}
@@ -246,7 +246,7 @@ def test_grades_equal_the_module_form_at_the_same_seed(loop, tmp_path):
             graded = run_grade(folder, tmp_path / f"out-{student}", "--seed", SEED,
                                *[x for a in ASSIGNMENTS for x in ("--only", a.name)])
             assert graded.rc == 0, graded.stdout + graded.stderr
-            module = {(t["extra_data"]["assignment"], grade_id(t["extra_data"]["grader"])): t["score"]
+            module = {(t["extra_data"]["assignment"], cell_id(t["extra_data"]["grader"])): t["score"]
                       for t in graded.results["tests"]}
             for a in ASSIGNMENTS:
                 cells = {(a.name, g.name): g.score for nb in gb.find_submission(a.name, student).notebooks

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 import tempfile
 import threading
 import time
@@ -91,43 +90,36 @@ def failure_results(message_en: str, message_es: str, seed: int, lang: str = "bo
     }
 
 
-def _unpack(entry: Path, work: Path) -> Path:
-    """The folder that holds the upload: ``entry`` itself, or a clone of a git bundle."""
-    if entry.suffix != ".bundle":
-        return entry
-    clone = work / "repository"
-    proc = subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(entry), str(clone)],
-                          capture_output=True, text=True, timeout=120,
-                          env={"GIT_TERMINAL_PROMPT": "0", "PATH": "/usr/bin:/bin"})
-    if proc.returncode != 0:
-        raise uploads.UploadError(f"{entry.name} is not a git bundle git can clone",
-                                  f"git no puede clonar {entry.name}")
-    return clone
+def grade_upload(src: Path, work: Path, out: Path, *, only: list[str], seed: int, lang: str = "both",
+                 **options) -> tuple[dict, str]:
+    """Grade what a student handed in (any shape :func:`uploads.normalize` takes, turned into
+    the module form under ``work``) into ``out``, as ``python -m autograder grade`` would. An
+    upload that cannot be graded gets results with one visible test at 0 saying why.
+    Returns the results and that reason ("" when graded)."""
+    try:
+        with _NORMALIZE:  # it parses notebooks, and CPython 3.11's ast.parse is not thread-safe
+            upload = uploads.normalize(src, work / "submission")
+        if not upload.assignments:
+            expected = ", ".join(f"{m}.py" for a in only for m in course.get(a).modules)
+            raise uploads.UploadError(f"no module of the course's assignments was found in the upload ({expected})",
+                                      "no se encontró ningún módulo de las tareas del curso en la entrega")
+        data = grade(work / "submission", out, seed=seed, only=only, jobs=1, lang=lang, echo=lambda *a, **k: None,
+                     **options)
+        data["output"] += "\n" + upload.describe()
+        problem = ""
+    except uploads.UploadError as exc:
+        data, problem = failure_results(exc.en, exc.es, seed, lang), exc.en
+    except GradingError as exc:
+        data, problem = failure_results(f"grading failed: {exc}", f"la calificación falló: {exc}", seed, lang), str(exc)
+    reports.write_all(out, data)
+    return data, problem
 
 
 def grade_student(student: str, entry: Path, out: Path, *, only: list[str], seed: int, **options) -> Outcome:
     out.mkdir(parents=True, exist_ok=True)
     (out / FINGERPRINT).unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="course-class-") as tmp:
-        work = Path(tmp)
-        try:
-            with _NORMALIZE:  # it parses notebooks, and CPython 3.11's ast.parse is not thread-safe
-                upload = uploads.normalize(_unpack(entry, work), work / "submission")
-            if not upload.assignments:
-                raise uploads.UploadError("no module of the course's assignments was found in the upload",
-                                          "no se encontró ningún módulo de las tareas del curso en la entrega")
-            data = grade(work / "submission", out, seed=seed, only=only, jobs=1, echo=lambda *a, **k: None,
-                         **options)
-            data["output"] += "\n" + upload.describe()
-            reports.write_all(out, data)
-            problem = ""
-        except uploads.UploadError as exc:
-            data, problem = failure_results(exc.en, exc.es, seed, options.get("lang", "both")), exc.en
-            reports.write_all(out, data)
-        except GradingError as exc:
-            data, problem = failure_results(f"grading failed: {exc}", f"la calificación falló: {exc}", seed,
-                                            options.get("lang", "both")), str(exc)
-            reports.write_all(out, data)
+        data, problem = grade_upload(entry, Path(tmp), out, only=only, seed=seed, **options)
     (out / FINGERPRINT).write_text(stamp(entry, only, seed, options) + "\n", encoding="utf-8")
     return Outcome(student, data, problem)
 

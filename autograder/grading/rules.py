@@ -17,6 +17,7 @@ import hashlib
 import importlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from .. import course
 
@@ -37,6 +38,14 @@ def derive_seed(run_seed: int, nodeid: str) -> int:
     """The seed of one test's ``rng``: fresh inputs every run, any run replayable."""
     digest = hashlib.sha256(f"{run_seed}:{nodeid}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
+
+
+def cell_id(nodeid: str) -> str:
+    """The nbgrader test cell of a grader in the course notebooks (its ``grade_id``):
+    "a1_attention/test_masks.py::test_causal_mask" (a parameter suffix allowed) ->
+    "test_masks-test_causal_mask"."""
+    file, _, function = nodeid.partition("::")
+    return f"{Path(file).name.removesuffix('.py')}-{function.split('[')[0]}"
 
 
 def internal_error(kind: str) -> str:

@@ -9,7 +9,8 @@ Accepted shapes (the ones platforms really deliver):
   other ``.py`` files beside them (the student's helpers) go to every assignment found;
 - a notebook of this course (``.ipynb``): its solution cells become the module form
   (:mod:`autograder.notebooks.extract`); module files of the same assignment win over it;
-- a ``.zip`` of any of these (links, absolute paths, ``..`` and oversized archives refused).
+- a ``.zip`` of any of these (links, absolute paths, ``..`` and oversized archives refused),
+  or a git bundle of a repository holding them.
 
 Only regular ``.py`` and ``.ipynb`` files are taken; everything else is listed in the
 report. Nothing is executed or imported here.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import subprocess
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -95,8 +97,19 @@ def extract_zip(archive: Path, dst: Path) -> None:
         raise UploadError(f"{archive.name} is not a valid zip file", f"{archive.name} no es un zip válido") from None
 
 
+def clone_bundle(bundle: Path, clone: Path) -> Path:
+    """A clone of a git bundle (``git bundle create alice.bundle --all``), checked out in ``clone``."""
+    shutil.rmtree(clone, ignore_errors=True)
+    proc = subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(bundle), str(clone)],
+                          capture_output=True, text=True, timeout=120,
+                          env={"GIT_TERMINAL_PROMPT": "0", "PATH": "/usr/bin:/bin"})
+    if proc.returncode != 0:
+        raise UploadError(f"{bundle.name} is not a git bundle git can clone", f"git no puede clonar {bundle.name}")
+    return clone
+
+
 def normalize(src: Path, dst: Path) -> Upload:
-    """Write the submission held in ``src`` (a folder or a .zip) to ``dst`` as
+    """Write the submission held in ``src`` (a folder, a .zip or a git bundle) to ``dst`` as
     ``dst/<assignment>/<module>.py``; returns what was found and what was left out."""
     dst.mkdir(parents=True, exist_ok=True)
     report = Upload()
@@ -106,8 +119,11 @@ def normalize(src: Path, dst: Path) -> Upload:
         unpacked.mkdir()
         extract_zip(src, unpacked)
         src = unpacked
+    elif src.is_file() and src.suffix == ".bundle":
+        src = clone_bundle(src, dst.parent / (dst.name + "-repository"))
     elif not src.is_dir():
-        raise UploadError(f"{src.name} is neither a folder nor a .zip", f"{src.name} no es una carpeta ni un .zip")
+        raise UploadError(f"{src.name} is neither a folder, a .zip nor a git bundle",
+                          f"{src.name} no es una carpeta, un .zip ni un bundle de git")
     owners = course.module_owners()
     names = {a.name for a in course.ASSIGNMENTS}
     placed: dict[str, dict[str, Path]] = {}  # assignment -> file name -> source
@@ -183,18 +199,17 @@ def _untouched(assignment, files: dict[str, Path]) -> bool:
     hints aside): then a notebook of the same assignment is what the student worked on."""
     import ast
 
-    from ..authoring.stubs import make_stub
+    from ..notebooks.extract import stubs
 
-    for module in assignment.modules:
-        path = files.get(f"{module}.py")
+    for file_name, stub in stubs(assignment).items():
+        path = files.get(file_name)
         if path is None:
             continue
-        solution = course.solutions_dir() / assignment.name / f"{module}.py"
         try:
             mine = ast.dump(ast.parse(path.read_text(encoding="utf-8")))
         except (SyntaxError, UnicodeDecodeError, ValueError):
             return False
-        if mine != ast.dump(ast.parse(make_stub(solution.read_text(encoding="utf-8"), str(solution)))):
+        if mine != ast.dump(ast.parse(stub)):
             return False
     return True
 

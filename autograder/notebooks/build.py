@@ -420,8 +420,7 @@ class _Builder:
         ]
         if visible.strip():
             lines.append(visible)
-        file, _, function = nodeid.partition("/")[2].partition("::")
-        grade_id = self.unique(f"{file.removesuffix('.py')}-{function}", line)
+        grade_id = self.unique(rules.cell_id(nodeid), line)
         self.add_code("\n".join(lines), grade_id, grade=True, locked=True, points=test.points)
 
     # -- the whole narrative

@@ -277,25 +277,24 @@ def _stage(course_dir: Path, assignment: course.Assignment, students: list[str],
     return refused
 
 
-def _grade_zero(course_dir: Path, assignment: str, students) -> None:
-    """Set every grade of these submissions to 0 (as nbgrader does for a missing notebook)."""
-    if not students:
+def _record_refusals(course_dir: Path, assignment: course.Assignment, refused: dict[str, str]) -> None:
+    """Every grade of these submissions 0 (as nbgrader does for a missing notebook), and each
+    test cell of their autograded notebooks showing the refusal."""
+    if not refused:
         return
     from nbgrader.api import Gradebook, MissingEntry
 
     with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", COURSE_ID) as gb:
-        for student in students:
+        for student, message in refused.items():
+            autograded = sandboxed.autograded_notebook(course_dir, student, assignment)
+            cells = sandboxed.refusal_verdicts(autograded, message) if autograded.is_file() else {}
             try:
-                submission = gb.find_submission(assignment, student)
+                sandboxed.write_gradebook(gb, assignment.name, student, cells)  # a cell without a verdict gets 0
             except MissingEntry:
-                raise NbgraderError(f"`nbgrader autograde` recorded no submission of {assignment} "
+                raise NbgraderError(f"`nbgrader autograde` recorded no submission of {assignment.name} "
                                     f"by {student}") from None
-            for notebook in submission.notebooks:
-                for grade in notebook.grades:
-                    grade.auto_score = 0
-                    grade.manual_score = None
-                    grade.needs_manual_grade = False
-        gb.db.commit()
+            if autograded.is_file():
+                sandboxed.rewrite_outputs(autograded, cells, [])
 
 
 def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: list[str],
@@ -411,11 +410,7 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
                 autograded = sandboxed.autograded_notebook(course_dir, student, a)
                 if autograded.is_file() and sandboxed.scrub_outputs(autograded, hidden):
                     log(f"{name}  {student}: outputs that quoted hidden course material were removed")
-            _grade_zero(course_dir, name, refused[name])
-            for student, message in refused[name].items():
-                autograded = sandboxed.autograded_notebook(course_dir, student, a)
-                if autograded.is_file():
-                    sandboxed.rewrite_outputs(autograded, sandboxed.refusal_verdicts(autograded, message), [])
+            _record_refusals(course_dir, a, refused[name])
             notes.update({(name, student): message for student, message in refused[name].items()})
             notes.update(_record_verdicts(course_dir, a, {s: v for s, v in verdicts[name].items()
                                                           if s not in refused[name]}, seed, log))

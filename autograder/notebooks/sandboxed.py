@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .. import course
 from ..course import Assignment
+from ..grading import rules
 from ..grading.runner import grade
 from . import build
 
@@ -34,13 +35,6 @@ class CellVerdict:
     score: float
     max_score: float
     output: str  # the grader's message (empty when it passed)
-
-
-def grade_id(grader: str) -> str:
-    """The hidden test cell of a grader: "a1_attention/test_masks.py::test_causal_mask" (or
-    just "test_masks.py::test_causal_mask[...]") -> "test_masks-test_causal_mask"."""
-    file, _, function = grader.partition("::")
-    return f"{Path(file).name.removesuffix('.py')}-{function.split('[')[0]}"
 
 
 def grade_modules(modules: dict[str, str], assignment: Assignment, seed: int, out: Path) -> dict:
@@ -58,7 +52,7 @@ def verdicts(data: dict) -> dict[str, CellVerdict]:
     """Hidden test cell id -> its verdict, from a grading's results."""
     found = {}
     for test in data["tests"]:
-        cell = grade_id(test["extra_data"]["grader"])
+        cell = rules.cell_id(test["extra_data"]["grader"])
         found[cell] = CellVerdict(test["score"], test["max_score"], test["output"])
     return found
 

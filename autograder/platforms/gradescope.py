@@ -30,8 +30,7 @@ import zipfile
 from pathlib import Path
 
 from .. import course
-from ..grading import batch, reports, uploads
-from ..grading.runner import grade
+from ..grading import batch, reports
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 CONFIG = "gradescope.json"
@@ -144,20 +143,11 @@ def run(root: Path) -> int:
     lang = config.get("lang", "both")
     try:
         with tempfile.TemporaryDirectory(prefix="course-gradescope-") as tmp:
-            upload = uploads.normalize(root / "submission", Path(tmp) / "submission")
-            if not upload.assignments:
-                raise uploads.UploadError(
-                    "no module of the course's assignments was found in the upload ("
-                    + ", ".join(f"{m}.py" for a in only for m in course.get(a).modules) + ")",
-                    "no se encontró ningún módulo de las tareas del curso en la entrega")
-            data = grade(Path(tmp) / "submission", results, seed=seed, only=only, jobs=1,
-                         visibility=config.get("visibility", "visible"), lang=lang,
-                         memory_gib=config.get("memory_gib", DEFAULT_MEMORY_GIB),
-                         timeout=config.get("timeout", DEFAULT_TIMEOUT), budget=config.get("budget", DEFAULT_BUDGET))
-            data["output"] += "\n" + upload.describe()
-            reports.write_all(results, data)
-    except uploads.UploadError as exc:
-        reports.write_all(results, batch.failure_results(exc.en, exc.es, seed, lang))
+            batch.grade_upload(root / "submission", Path(tmp), results, only=only, seed=seed, lang=lang,
+                               visibility=config.get("visibility", "visible"),
+                               memory_gib=config.get("memory_gib", DEFAULT_MEMORY_GIB),
+                               timeout=config.get("timeout", DEFAULT_TIMEOUT),
+                               budget=config.get("budget", DEFAULT_BUDGET))
     except BaseException as exc:  # grading itself failed: the student still gets a result
         traceback.print_exc(file=sys.stdout)  # Gradescope shows stdout to instructors only
         reports.write_all(results, batch.failure_results(
