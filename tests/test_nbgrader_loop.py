@@ -99,8 +99,8 @@ def test_build_writes_the_course_and_releases_every_assignment(loop):
     for a in ASSIGNMENTS:
         name = notebooks.notebook_name(a)
         assert (c / "source" / a.name / name).is_file() and (c / "release" / a.name / name).is_file()
-        for path in notebooks.data_files(a):
-            assert (c / "release" / a.name / path.name).read_bytes() == path.read_bytes()
+        for rel, data in notebooks.notebook_files(a).items():  # data files and the self-check
+            assert (c / "release" / a.name / rel).read_bytes() == data
         assert f"{a.name}: " in loop.build.stdout
     skipped = [a for a in course.ASSIGNMENTS if a not in ASSIGNMENTS]
     for a in skipped:
@@ -135,6 +135,8 @@ def test_autograde_prints_progress_and_writes_feedback(loop):
     assert f"Seed / semilla: {SEED} (replay / repetir: python -m autograder nbgrader autograde --seed {SEED})" in blank
     for student in STUDENTS:
         assert f"a1_attention  {student}: graded in the sandbox" in out
+    # The self-check cells run no checks in the graded kernels (nbgrader copies selfcheck.py there).
+    assert "Self-check masks skipped while grading / autocomprobación omitida durante la calificación" in blank
 
 
 def _hidden_lines(loop):

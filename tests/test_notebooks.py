@@ -4,7 +4,6 @@ the hidden test cells that run the pytest graders in the kernel (autograder/note
 import importlib
 import json
 import re
-import shutil
 
 import nbformat
 import pytest
@@ -152,9 +151,16 @@ def _problems(nb):
 
 
 def _folder(tmp_path, assignment):
-    for path in notebooks.data_files(assignment):
-        shutil.copyfile(path, tmp_path / path.name)
+    for rel, data in notebooks.notebook_files(assignment).items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
     return tmp_path
+
+
+def _check_lines(nb) -> dict[str, str]:
+    """What each self-check cell printed, by module."""
+    return {c.id.removeprefix("check-"): "".join(o.get("text", "") for o in c.outputs)
+            for c in nb.cells if c.cell_type == "code" and c.id.startswith("check-")}
 
 
 @pytest.mark.parametrize("case", CASES, ids=_id)
@@ -167,6 +173,13 @@ def test_source_notebook_runs_clean_top_to_bottom(case, built, tmp_path, monkeyp
     assert _problems(nb) == []
     assert sum(1 for c in nb.cells if c.cell_type == "code" and c.execution_count) == \
         sum(1 for c in nb.cells if c.cell_type == "code")
+    # Every public check passes on the reference code, each where the notebook has defined what it needs.
+    printed = _check_lines(nb)
+    public = notebooks.public_tests(assignment)
+    assert set(printed) == {name.removeprefix("test_").removesuffix(".py") for name in public}
+    for module, text in printed.items():
+        passed, total = map(int, re.search(r"^(\d+)/(\d+) passed / superadas", text, re.MULTILINE).groups())
+        assert passed == total > 0 and "FAILED" not in text, f"{module}:\n{text}"
 
 
 def _edit(nb, grade_id, old, new):

@@ -86,7 +86,7 @@ def build(out: Path, lang: str = "es", classroom: bool = False) -> list[str]:
 
 
 def _write_notebooks(folder: Path, lang: str) -> list[str]:
-    """``notebooks/<assignment>/<assignment>.ipynb`` (student version) and its data files."""
+    """``notebooks/<assignment>/<assignment>.ipynb`` (student version), its data files and its self-check."""
     written = []
     for assignment in course.ASSIGNMENTS:
         if not notebooks.has_narrative(assignment, lang):
@@ -97,9 +97,11 @@ def _write_notebooks(folder: Path, lang: str) -> list[str]:
             if cell.cell_type == "code":
                 cell.source = hints_in(cell.source, lang)
         notebooks.write(nb, target / notebooks.notebook_name(assignment))
-        for path in notebooks.data_files(assignment):
-            shutil.copyfile(path, target / path.name)
-        written += [f"notebooks/{assignment.name}/{p.name}" for p in sorted(target.iterdir())]
+        for rel, data in notebooks.notebook_files(assignment).items():
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            (target / rel).write_bytes(data)
+        written += [f"notebooks/{assignment.name}/{p.relative_to(target).as_posix()}"
+                    for p in sorted(target.rglob("*")) if p.is_file()]
     return written
 
 

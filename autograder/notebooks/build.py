@@ -33,6 +33,11 @@ solution modules and the hidden graders, so nothing is kept twice:
 
 Every hidden grader of the assignment must appear in exactly one ``hidden`` directive;
 :func:`build` refuses a narrative that misses one or names an unknown one.
+
+Self-checks need no directive: after the last cell with code or tests of each module
+(``test_masks.py``) comes a locked cell ``check("masks")`` that runs that module's public
+tests on the notebook's code (:mod:`autograder.notebooks.selfcheck`, copied next to the
+notebook with the public tests by :func:`notebook_files`). They print, and grade nothing.
 """
 
 from __future__ import annotations
@@ -70,6 +75,7 @@ TEXT = {
                         "# Al corregir, un test oculto lo comprueba además con entradas aleatorias."),
         "hidden_header": "# Test oculto ({points}): {question}\n# Se evalúa al corregir.",
         "points": ("punto", "puntos"),
+        "check": "# Comprobaciones públicas de {name}: ejecútalas cuando tengas el código de arriba (no son tu nota).",
     },
     "en": {
         "prereq_title": "## What you bring from earlier assignments",
@@ -85,6 +91,7 @@ TEXT = {
                         "# When grading, a hidden test also checks it on random inputs."),
         "hidden_header": "# Hidden test ({points}): {question}\n# It runs when your notebook is graded.",
         "points": ("point", "points"),
+        "check": "# Public checks of {name}: run them once the code above is written (they are not your grade).",
     },
 }
 
@@ -109,6 +116,33 @@ def data_files(assignment: Assignment) -> list[Path]:
     folder = course.data_dir() / assignment.name
     return (sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
             if folder.is_dir() else [])
+
+
+def public_tests(assignment: Assignment) -> dict[str, str]:
+    """The public tests of ``assignment`` as released (``test_masks.py`` -> source)."""
+    folder = course.solutions_dir() / assignment.name
+    return {path.name: make_stub(path.read_text(encoding="utf-8"), str(path))
+            for path in sorted(folder.glob("test_*.py"))}
+
+
+def notebook_files(assignment: Assignment) -> dict[Path, bytes]:
+    """Every file that goes next to the notebook (path relative to its folder -> bytes):
+    its data files, and the self-check (``selfcheck.py``, ``public_tests/``)."""
+    from . import selfcheck
+
+    data = course.data_dir() / assignment.name
+    files = {path.relative_to(data): path.read_bytes() for path in data_files(assignment)}
+    template = Path(selfcheck.__file__).read_text(encoding="utf-8")
+    blank = "COURSE_MODULES: tuple[str, ...] = ()"
+    if template.count(blank) != 1:
+        raise NotebookError(f"{selfcheck.__file__} must hold exactly one line starting with {blank!r}")
+    modules = tuple(sorted(course.module_owners()))
+    files[Path("selfcheck.py")] = template.replace(blank, f"COURSE_MODULES: tuple[str, ...] = {modules!r}").encode()
+    folder = Path(selfcheck.TESTS.name)
+    files[folder / "pytest.ini"] = b"[pytest]\n# the self-check's own settings, apart from any repository's\n"
+    for name, text in public_tests(assignment).items():
+        files[folder / name] = text.encode("utf-8")
+    return files
 
 
 @dataclass
@@ -312,6 +346,8 @@ class _Builder:
         self.code_modules: list[str] = []  # modules the code directives take definitions from
         self.prereq_modules: list[tuple[Assignment, str]] = []  # (earlier assignment, module) of prerequisite cells
         self.counters: dict[str, int] = {}
+        # test file ("test_masks.py") -> index of the last cell with its module's code or tests
+        self.last_use: dict[str, int] = {}
 
     # -- helpers
     def where(self, line: int) -> str:
@@ -367,6 +403,8 @@ class _Builder:
         source = "\n\n\n".join(parts)
         grade_id = self.unique("code-" + "-".join(item.replace(".", "-") for item in arg.split()), line)
         self.add_code_cell(source, grade_id)
+        for item in arg.split():
+            self.last_use[f"test_{item.partition('.')[0]}.py"] = len(self.cells) - 1
 
     def add_code_cell(self, source: str, grade_id: str) -> None:
         """A solution cell where the source holds a solution region, else a locked one."""
@@ -422,6 +460,21 @@ class _Builder:
             lines.append(visible)
         grade_id = self.unique(rules.cell_id(nodeid), line)
         self.add_code("\n".join(lines), grade_id, grade=True, locked=True, points=test.points)
+        self.last_use[nodeid.split("::")[0].rsplit("/", 1)[-1]] = len(self.cells) - 1
+
+    def add_checks(self) -> None:
+        """A ``check("<module>")`` cell after the last cell with code or tests of each module
+        that has public tests (at the end for a module with neither)."""
+        end = len(self.cells) - 1
+        places = sorted(((self.last_use.get(name, end), name) for name in public_tests(self.assignment)), reverse=True)
+        for index, name in places:  # from the bottom up, so earlier indices stay valid
+            module = name.removeprefix("test_").removesuffix(".py")
+            source = "\n".join([self.text["check"].format(name=module), "from selfcheck import check", "",
+                                f"check({module!r})"])
+            grade_id = self.unique(f"check-{module}", 0)
+            cell = self.nbformat.v4.new_code_cell(source, metadata=_meta(grade_id, locked=True))
+            cell.id = _cell_id(grade_id)
+            self.cells.insert(index + 1, cell)
 
     # -- the whole narrative
     def parse(self, text: str) -> None:
@@ -489,6 +542,7 @@ class _Builder:
                 f"{self.path.name}: every hidden grader needs a <!-- hidden: ... --> cell, so the notebook is worth "
                 "what the pytest graders are; missing:\n  " + "\n  ".join(missing)
             )
+        self.add_checks()
         self.fill_imports()
 
     def fill_imports(self) -> None:

@@ -65,7 +65,7 @@ from ..authoring.sync import mirror
 from ..grading.rules import SEED_VARIABLE
 from ..settings import thread_env
 from . import build as notebooks
-from . import extract, sandboxed, scan
+from . import extract, sandboxed, scan, selfcheck
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
@@ -158,15 +158,12 @@ def _write_config(course_dir: Path) -> None:
 
 
 def source_files(assignment: course.Assignment, lang: str) -> dict[Path, bytes]:
-    """``source/<assignment>/`` of a course in ``lang``: the notebook and its data files."""
+    """``source/<assignment>/`` of a course in ``lang``: the notebook, its data files and its self-check."""
     import nbformat
 
     nb = notebooks.build(assignment, lang)
     files = {Path(notebooks.notebook_name(assignment)): (nbformat.writes(nb) + "\n").encode("utf-8")}
-    data = course.data_dir() / assignment.name
-    for path in notebooks.data_files(assignment):
-        files[path.relative_to(data)] = path.read_bytes()
-    return files
+    return files | notebooks.notebook_files(assignment)
 
 
 def _points(assignment: course.Assignment) -> float:
@@ -385,7 +382,7 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
     notes: dict[tuple[str, str], str] = {}
     staging = course_dir / STAGING
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as tmp:
-        env = _kernel_env(Path(tmp), seed)
+        env = _kernel_env(Path(tmp), seed) | {selfcheck.SKIP_VARIABLE: "off"}  # grades never come from kernels
         graded = [name for name in known if name in found]
         verdicts = {}
         for name in graded:
