@@ -104,7 +104,7 @@ def _nbgrader(args) -> int:
     if args.action == "build":
         nbgrader_course.build(Path(args.course), lang=args.lang)
     else:
-        nbgrader_course.autograde(Path(args.course), seed=args.seed)
+        nbgrader_course.autograde(Path(args.course), seed=args.seed, cell_timeout=args.cell_timeout)
     return 0
 
 
@@ -200,6 +200,10 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--course", required=True, help="a course directory written by `nbgrader build`")
     q.add_argument("--seed", type=int, default=None,
                    help="seed of the hidden tests' random inputs (default: a new one)")
+    q.add_argument("--cell-timeout", type=_positive(int), default=nbgrader_course.CELL_TIMEOUT, metavar="SECONDS",
+                   help="how long one cell of a student's notebook may run in nbgrader's kernel before it is "
+                        "interrupted; grades never depend on that run "
+                        f"(default: {nbgrader_course.CELL_TIMEOUT})")
     q.set_defaults(func=_nbgrader)
     return parser
 

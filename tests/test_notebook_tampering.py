@@ -248,6 +248,13 @@ REFERENCE_FROM_DISK = """def scaled_dot_product_attention(q, k, v, mask=None):
     spec.loader.exec_module(module)
     return module.scaled_dot_product_attention(q, k, v, mask)
 """
+STUBBORN_LOOP = """import time
+while True:
+    try:
+        time.sleep(0.1)
+    except BaseException:  # an interrupt from nbgrader, too
+        pass
+"""
 # (student, where, code): "cell" adds a cell after the imports, "attention" replaces the
 # cell of scaled_dot_product_attention. Each is the honest twin plus the trick.
 TRICKS = [
@@ -256,6 +263,8 @@ TRICKS = [
     ("always_equal", "attention", ALWAYS_EQUAL),
     ("gradebook", "cell", GRADEBOOK_WRITE),
     ("exit", "cell", "import os\nos._exit(0)"),
+    ("loop", "cell", "while True:\n    pass"),
+    ("stubborn_loop", "cell", STUBBORN_LOOP),
     ("read_reference", "attention", REFERENCE_FROM_DISK.format(path=str(SOLUTIONS / "a1_attention" / "attention.py"))),
     ("print_grader", "cell", PRINT_GRADER.format(str(course.PACKAGE_DIR.parent) + "/",
                                                  "grader/graders/a1_attention/test_attention.py")),
@@ -265,7 +274,8 @@ TRICKS = [
 def test_tampering_notebooks_gain_nothing(tmp_path):
     """With the real nbgrader CLI, does each tampering notebook (a patched torch.allclose, a
     silenced excepthook, results equal to anything, a cell that sets every grade in the
-    gradebook to 99, os._exit, the reference loaded from disk, a grader printed) score no
+    gradebook to 99, os._exit, an endless loop, one that ignores interrupts, the reference
+    loaded from disk, a grader printed) score no
     more than its honest twin, leave every other student's grade alone, and show no hidden
     line in its feedback?"""
     from autograder.notebooks import sandboxed
@@ -294,7 +304,7 @@ def test_tampering_notebooks_gain_nothing(tmp_path):
         folder.mkdir(parents=True)
         (folder / name).write_text(json.dumps(nb), encoding="utf-8")
 
-    proc = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED)
+    proc = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED, "--cell-timeout", "5")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     scores = {r["student_id"]: float(r["score"]) for r in nbgrader_course.read_grades(course_dir / "grades.csv")
               if r["assignment"] == a.name}
@@ -303,6 +313,14 @@ def test_tampering_notebooks_gain_nothing(tmp_path):
     assert scores["solved"] == points and 0 < scores["honest"] < points
     for student, _, _ in TRICKS:
         assert scores[student] <= scores["honest"], (student, scores)
+    # A cell that outlasts --cell-timeout and ignores the interrupt holds up nobody else: that
+    # notebook is shown without running it, and graded in the sandbox like the others.
+    assert scores["stubborn_loop"] == scores["honest"] and scores["loop"] == scores["honest"]
+    assert f"{a.name}  stubborn_loop: the notebook did not finish in nbgrader's kernel" in proc.stdout
+    notes = {r["student_id"]: r["note"] for r in nbgrader_course.read_grades(course_dir / "grades.csv")
+             if r["assignment"] == a.name}
+    assert "did not finish in nbgrader's kernel" in notes["stubborn_loop"] and "no terminó" in notes["stubborn_loop"]
+    assert notes["loop"] == notes["honest"] == ""
     # The kernel did print the grader; the feedback lost that output.
     assert f"{a.name}  print_grader: outputs that quoted hidden course material were removed" in proc.stdout
     hidden = sandboxed.hidden_lines()

@@ -52,6 +52,7 @@ import csv
 import importlib.util
 import json
 import os
+import re
 import secrets
 import shutil
 import subprocess
@@ -69,12 +70,17 @@ from . import extract, sandboxed, scan, selfcheck
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
-CELL_TIMEOUT = 300  # seconds per cell when autograding; each grader call has its own limit
+# Seconds a cell may run in nbgrader's kernel when autograding (then it is interrupted and
+# the next cell runs). Grades come from the sandbox, so this only bounds the instructor's wait.
+CELL_TIMEOUT = 60
 STEP_TIMEOUT = 3600  # seconds for one nbgrader command
 COURSE_ID = "transformer-course"
 STAGING = ".autograde-staging"  # DIR/STAGING/submitted: what `nbgrader autograde` reads
 NOTE = "note"  # the column grades.csv gets: why a submission was refused
 MAX_LISTED = 10
+# How nbgrader names a submission it could not run ("There was an error processing assignment
+# 'a1_attention' for student 'ana'"): a kernel that died or a cell that outlasted its timeout.
+_FAILED_STUDENT = re.compile(r"error processing assignment '[^']*' for student '([^']+)'")
 
 CONFIG_TEXT = f'''{CONFIG_MARK}; every build rewrites it.
 # Assignments come from the course's single source: edit solutions/<assignment>/ and the
@@ -86,7 +92,7 @@ c = get_config()  # noqa: F821
 
 c.CourseDirectory.course_id = "{COURSE_ID}"
 
-# A hidden test cell runs pytest graders against the notebook: allow for it.
+# Seconds a cell may run in nbgrader's kernel (autograde passes its --cell-timeout).
 c.Execute.timeout = {CELL_TIMEOUT}
 
 # Feedback: nbgrader 0.9.6 copies the autograded notebook, hidden tests included, into the
@@ -131,7 +137,11 @@ def _kernel_env(tmp: Path, seed: int | None = None) -> dict:
     return env
 
 
-def _nbgrader(course_dir: Path, env: dict, *args: str) -> str:
+def _nbgrader(course_dir: Path, env: dict, *args: str, failed_students: list[str] | None = None) -> str:
+    """Run one nbgrader command; raise :class:`NbgraderError` if it fails. With
+    ``failed_students`` (a list to fill), a failure that nbgrader attributes to some
+    students only (their notebook stopped its kernel or outlasted the cell timeout) fills
+    it with their ids instead of raising."""
     command = "nbgrader " + " ".join(args)
     try:
         proc = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=course_dir, env=env,
@@ -140,10 +150,29 @@ def _nbgrader(course_dir: Path, env: dict, *args: str) -> str:
         raise NbgraderError(f"`{command}` ran past {STEP_TIMEOUT} s") from None
     output = (proc.stdout + proc.stderr).strip()
     failed = proc.returncode != 0 or "[ERROR]" in output or "| ERROR]" in output
-    if failed:
+    students = sorted(set(_FAILED_STUDENT.findall(output)))
+    if failed and failed_students is not None and students:
+        failed_students += students
+    elif failed:
         last = output.splitlines()[-12:] or ["no output"]
         raise NbgraderError(f"`{command}` failed (exit {proc.returncode}); its last lines:\n    " + "\n    ".join(last))
     return output
+
+
+def _not_run_notebook(nb: dict, trusted: frozenset[str], cell_timeout: int) -> dict:
+    """``nb`` with every cell the build did not lock turned into comments: shown in the
+    feedback as written, never run again."""
+    nb = json.loads(json.dumps(nb))
+    header = [f"# Not run: this notebook did not finish in nbgrader's kernel (a cell ran past {cell_timeout} s,",
+              "# or the kernel stopped). Your code below is graded in the sandbox, as for everyone.",
+              f"# No ejecutado: el cuaderno no terminó en el kernel de nbgrader (una celda pasó de {cell_timeout} s",
+              "# o el kernel se detuvo). Tu código se califica en el sandbox, como el de todos."]
+    for cell in nb.get("cells", []):
+        source = "".join(cell.get("source", ""))
+        if cell.get("cell_type") == "code" and scan.normalize(source) not in trusted:
+            cell.update(source="\n".join(header + ["# " + line for line in source.split("\n")]),
+                        outputs=[], execution_count=None)
+    return nb
 
 
 def _write_config(course_dir: Path) -> None:
@@ -274,6 +303,34 @@ def _stage(course_dir: Path, assignment: course.Assignment, students: list[str],
     return refused
 
 
+def _autograde_kernels(course_dir: Path, env: dict, assignment: course.Assignment, cell_timeout: int,
+                       verdicts: dict[str, tuple[dict, list[str]]], log) -> None:
+    """``nbgrader autograde`` on the staged notebooks. One whose kernel died or outlasted
+    the cell timeout (nbgrader then drops it) is run again as its not-run copy, with a note
+    in its verdicts; the other students are never held up by it."""
+    args = ["autograde", assignment.name, "--force", f"--Execute.timeout={cell_timeout}",
+            f"--CourseDirectory.submitted_directory={STAGING}/submitted"]
+    failed: list[str] = []
+    _nbgrader(course_dir, env, *args, failed_students=failed)
+    notebook = notebooks.notebook_name(assignment)
+    release = scan.read_notebook(course_dir / "release" / assignment.name / notebook)
+    trusted = scan.trusted_sources(release)
+    for student in failed:
+        staged = course_dir / STAGING / "submitted" / student / assignment.name / notebook
+        if student not in verdicts or not staged.is_file():
+            raise NbgraderError(f"`nbgrader autograde` failed on {student!r}, which was not staged for grading")
+        log(f"{assignment.name}  {student}: the notebook did not finish in nbgrader's kernel (a cell ran past "
+            f"{cell_timeout} s or the kernel stopped); its cells are shown without running them")
+        nb = _not_run_notebook(json.loads(staged.read_text(encoding="utf-8")), trusted, cell_timeout)
+        staged.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        _nbgrader(course_dir, env, *args, f"--student={student}")
+        verdicts[student][1].append(
+            f"the notebook did not finish in nbgrader's kernel (a cell ran past {cell_timeout} s or the kernel "
+            "stopped): it is shown without running it, graded in the sandbox as always / el cuaderno no terminó en "
+            f"el kernel de nbgrader (una celda pasó de {cell_timeout} s o el kernel se detuvo): se muestra sin "
+            "ejecutar y se califica en el sandbox como siempre")
+
+
 def _record_refusals(course_dir: Path, assignment: course.Assignment, refused: dict[str, str]) -> None:
     """Every grade of these submissions 0 (as nbgrader does for a missing notebook), and each
     test cell of their autograded notebooks showing the refusal."""
@@ -365,7 +422,7 @@ def _add_notes(csv_path: Path, notes: dict[tuple[str, str], str]) -> None:
         writer.writerows(rows)
 
 
-def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
+def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout: int = CELL_TIMEOUT) -> Path:
     """Autograde every submission, write feedback and ``grades.csv``; returns the CSV's path."""
     _require_nbgrader()
     course_dir = course_dir.resolve()
@@ -395,8 +452,7 @@ def autograde(course_dir: Path, seed: int | None = None, log=print) -> Path:
                 shutil.rmtree(staging, ignore_errors=True)
                 refused[name] = _stage(course_dir, course.get(name), found[name], log)
                 if (staging / "submitted").is_dir():
-                    _nbgrader(course_dir, env, "autograde", name, "--force",
-                              f"--CourseDirectory.submitted_directory={STAGING}/submitted")
+                    _autograde_kernels(course_dir, env, course.get(name), cell_timeout, verdicts[name], log)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
         # Only now, once every kernel has run: the gradebook and the notebooks the feedback is made from.
