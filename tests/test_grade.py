@@ -25,6 +25,25 @@ def test_untouched_stubs_get_zero_without_crashing(graded_stubs):
     assert all("not implemented yet" in t["output"] for t in g.results["tests"])
 
 
+def test_the_console_lists_lost_points_in_both_languages(graded_stubs):
+    """Does the console's list of lost points give each test's title and first feedback line
+    in English and in Spanish?"""
+    listing = graded_stubs.stdout.split("Lost points / puntos perdidos:")[1]
+    assert "a1_attention · Is causal_mask(T) the boolean lower triangle for a random T? / ¿" in listing
+    assert "      not implemented yet: causal_mask\n      aún sin implementar: causal_mask\n" in listing
+
+
+def test_the_slowest_call_of_each_assignment_is_reported_with_its_limit(graded_solutions):
+    """Are the slowest answered call per assignment and its limit, timed by the grading
+    process, printed and in results.json, with the reference well inside the limit?"""
+    slowest = graded_solutions.results["extra_data"]["slowest_call"]
+    assert set(slowest) == {t["extra_data"]["assignment"] for t in graded_solutions.results["tests"]}
+    for name, call in slowest.items():
+        assert 0 < call["seconds"] < call["limit"] and call["target"], (name, call)
+    line = "slowest call of the student's code that finished, s (of its limit, --timeout): a1 "
+    assert line in graded_solutions.stdout
+
+
 BROKEN_A1 = {
     "wrong": [("return output, weights", "return output * 0, weights")],
     "hangs": [("    d_k = q.size(-1)\n", "    d_k = q.size(-1)\n    while True:\n        pass\n")],

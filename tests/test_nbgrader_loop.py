@@ -201,6 +201,11 @@ def test_errors_are_one_clear_line(tmp_path):
     assert without.returncode == 2 and without.stderr.startswith("error: nbgrader is not installed"), without.stderr
     with pytest.raises(nbgrader_course.NbgraderError, match=r"`nbgrader autograde nothing` failed .*\n"):
         nbgrader_course._nbgrader(tmp_path, dict(os.environ), "autograde", "nothing")
+    # `--course ../course` run from a checkout that is itself named course: refused, nothing written.
+    for inside in (ROOT, ROOT / "course"):
+        proc = _cli("nbgrader", "build", "--course", str(inside), timeout=120)
+        assert proc.returncode == 2 and "is inside the course checkout" in proc.stderr, proc.stderr
+    assert not (ROOT / "course").exists() and not (ROOT / nbgrader_course.CONFIG).exists()
 
 
 def test_loop_timing(loop):

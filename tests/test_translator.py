@@ -190,3 +190,28 @@ def test_existing_checkpoint_is_never_overwritten_silently(tmp_path):
     out.write_bytes(b"precious")
     proc = translator("train", "--out", out, check=False)
     assert proc.returncode == 2 and "--resume" in proc.stderr and out.read_bytes() == b"precious"
+
+
+def test_input_file_errors_name_the_file_and_line(trained, tmp_path):
+    """Does --input say that the file is empty, and give the file, line and byte of text that is not UTF-8?"""
+    out, _ = trained
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    proc = translator("translate", "--checkpoint", out, "--input", empty, check=False)
+    assert proc.returncode == 2 and f"nothing to translate: {empty} is empty" in proc.stderr
+    latin1 = tmp_path / "latin1.txt"
+    latin1.write_bytes("Hello.\nThe caf\u00e9 is open.\n".encode("latin-1"))
+    proc = translator("translate", "--checkpoint", out, "--input", latin1, check=False)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{latin1}:2: byte 0xe9 at column 8 is not UTF-8" in proc.stderr and "save the file as UTF-8" in proc.stderr
+    proc = translator("translate", "--checkpoint", out, "--input", tmp_path / "nothing.txt", check=False)
+    assert proc.returncode == 2 and "--input: no such file" in proc.stderr
+
+
+def test_no_repeat_ngram_is_on_by_default_and_can_be_turned_off(trained):
+    """Does greedy translation keep exact in-domain output with the n-gram block, and accept --no-repeat-ngram 0?"""
+    out, _ = trained
+    on = translator("translate", "--checkpoint", out, "Are you tired?", "We like cats.").stdout.splitlines()
+    off = translator("translate", "--checkpoint", out, "--no-repeat-ngram", "0", "Are you tired?",
+                     "We like cats.").stdout.splitlines()
+    assert on == off == ["¿Estás cansado?", "Nos gustan los gatos."]

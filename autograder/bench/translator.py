@@ -35,7 +35,7 @@ def main(argv=None) -> None:
     test = parser.add_mutually_exclusive_group(required=True)
     test.add_argument("--test", help="test corpus")
     test.add_argument("--test-size", type=int, help="hold out this many pairs of --data, by English sentence")
-    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--minutes", type=float, default=10.0, help="training time budget (default: 10)")
     parser.add_argument("--strategy", default="greedy", choices=("greedy", "beam"))
     parser.add_argument("--out", help="checkpoint path (default: a temporary file)")
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
@@ -70,21 +70,28 @@ def main(argv=None) -> None:
 
         translator = Translator.load(out, "cpu")
         progress = torch.load(out, weights_only=True)["progress"]
-        sources, refs = [en for en, _ in test_pairs], [es for _, es in test_pairs]
+        # One test item per English sentence, scored against all its translations in the
+        # held-out pairs (Tatoeba gives several for many sentences).
+        by_source: dict[str, list[str]] = {}
+        for en, es in test_pairs:
+            by_source.setdefault(en, []).append(es)
+        sources, refs = list(by_source), list(by_source.values())
         start = time.perf_counter()
         hyps = translator.translate(sources, args.strategy)
         decode_seconds = time.perf_counter() - start
 
     result = score(hyps, refs)
-    print("\n".join(f"  {src}\n    -> {hyp}\n    ref {ref}" for src, hyp, ref in
+    print("\n".join(f"  {src}\n    -> {hyp}\n    ref {' | '.join(ref)}" for src, hyp, ref in
                     list(zip(sources, hyps, refs))[:: max(1, len(sources) // 8)]))
+    print(f"test: {len(sources):,} English sentences, {sum(map(len, refs)):,} references "
+          f"(up to {max(map(len, refs))} per sentence)")
     print(f"config: d_model={config.d_model} layers={config.num_layers} d_ff={config.d_ff} heads={config.num_heads} "
           f"vocab={config.vocab_size} max_tokens={config.max_tokens} lr={config.lr} threads={args.threads}")
     print(f"training: {progress['seconds']:.0f} s of steps ({train_seconds:.0f} s in all, data and validation "
           f"included), {progress['step']:,} steps, {progress['tokens'] / progress['seconds']:,.0f} tokens/s, "
           f"epoch {progress['epoch']} + {progress['batch']:,} batches")
     print(f"test BLEU {result.bleu.score:.1f} ({result.bleu_signature})")
-    print(f"test BLEU after clean_text on both sides {result.normalised_bleu.score:.1f}")
+    print(f"test BLEU after clean_text on both sides (normalised, all references) {result.normalised_bleu.score:.1f}")
     print(f"test chrF {result.chrf.score:.1f}")
     print(f"decoding ({args.strategy}): {len(sources):,} sentences in {decode_seconds:.1f} s = "
           f"{len(sources) / decode_seconds:,.0f} sentences/s")

@@ -28,6 +28,7 @@ from .student import Student
 
 _RESULTS = pytest.StashKey[dict]()
 _PEAK = pytest.StashKey[dict]()  # the student worker's peak memory, measured by this process
+_SLOWEST = pytest.StashKey[dict]()  # the answered call closest to its time limit, timed by this process
 
 
 def pytest_addoption(parser):
@@ -84,6 +85,9 @@ def student(request):
     peak = getattr(handle.transport, "peak_kib", None)
     if peak:
         config.stash[_PEAK] = peak
+    slowest = getattr(handle.transport, "slowest_call", None)
+    if slowest:
+        config.stash[_SLOWEST] = slowest
 
 
 @pytest.fixture(autouse=True)
@@ -166,4 +170,6 @@ def pytest_sessionfinish(session, exitstatus):
     if path:
         records = list(session.config.stash[_RESULTS].values())
         peak = session.config.stash.get(_PEAK, None)
-        Path(path).write_text(json.dumps({"tests": records, "worker_peak_kib": peak}, indent=1), encoding="utf-8")
+        slowest = session.config.stash.get(_SLOWEST, None)
+        Path(path).write_text(json.dumps({"tests": records, "worker_peak_kib": peak, "slowest_call": slowest},
+                                         indent=1), encoding="utf-8")

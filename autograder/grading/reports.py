@@ -30,7 +30,7 @@ def in_language(text: str, en: str | None, es: str | None, lang: str) -> str:
     return text if chosen is None else chosen
 
 
-def _title(name: str, lang: str) -> str:
+def title(name: str, lang: str) -> str:
     """A grader's "English? / ¿Spanish?" title in ``lang``."""
     en, _, es = name.partition(" / ")
     return {"en": en, "es": es or en}.get(lang, name)
@@ -41,7 +41,7 @@ def test_entry(assignment: str, number: str, record: dict, *, visibility: str, s
     """One graded test in Gradescope's format, from a grading process's record; ``lang``:
     the feedback's language ("both": English then Spanish)."""
     return {
-        "name": f"{assignment} · {_title(record['name'], lang)}",
+        "name": f"{assignment} · {title(record['name'], lang)}",
         "number": number,
         "score": record["score"],
         "max_score": record["max_score"],

@@ -44,6 +44,7 @@ class AssignmentResult:
     seconds: float = 0.0
     note: str = ""
     peak_kib: dict = field(default_factory=dict)  # the worker's peak address space and resident memory
+    slowest_call: dict = field(default_factory=dict)  # the answered call closest to its limit: seconds, limit, target
 
     @property
     def score(self) -> float:
@@ -112,7 +113,8 @@ def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolatio
                                f"(pytest exit {proc.returncode}): {last[0]}")
         report_data = json.loads(report.read_text(encoding="utf-8"))
     result = AssignmentResult(assignment, report_data["tests"], time.monotonic() - start,
-                              peak_kib=report_data.get("worker_peak_kib") or {})
+                              peak_kib=report_data.get("worker_peak_kib") or {},
+                              slowest_call=report_data.get("slowest_call") or {})
     if not (submission / assignment.name).is_dir():
         result.note = "missing from the submission / no está en la entrega"
     elif assignment.requires:
@@ -136,7 +138,8 @@ def results_json(results: list[AssignmentResult], seed: int, isolation: str, sec
         "extra_data": {"seed": seed, "seeds": list(seeds), "isolation": isolation,
                        "max_score": sum(r.max_score for r in results),
                        "worker_peak_mib": {r.assignment.name: {k: round(v / 1024) for k, v in r.peak_kib.items()}
-                                           for r in results if r.peak_kib}},
+                                           for r in results if r.peak_kib},
+                       "slowest_call": {r.assignment.name: r.slowest_call for r in results if r.slowest_call}},
         "tests": tests,
     }
 
@@ -147,6 +150,15 @@ def _run_output(seed: int, isolation: str) -> tuple[str, str, str]:
     es = (f"Semilla de las entradas aleatorias: {seed}. El código del estudiante se ejecutó en un "
           f"proceso aparte, aislamiento: {isolation}.")
     return f"{en}\n{es}", en, es
+
+
+def _why(test: dict, lang: str) -> list[str]:
+    """The first line of a lost test's feedback in each language shown."""
+    parts = [test.get("output_en"), test.get("output_es")] if lang == "both" else [
+        reports.in_language(test["output"], test.get("output_en"), test.get("output_es"), lang)]
+    if not all(parts):  # a record without language parts (a crash): its first line
+        parts = [test["output"]]
+    return [part.strip().splitlines()[0] for part in parts if part and part.strip()]
 
 
 def _fmt(x: float) -> str:
@@ -223,12 +235,17 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
     if peaks:
         echo(f"  peak memory of the student's process, GiB (address space / resident; --memory limits the "
              f"first, {memory_gib:g} GiB): " + ", ".join(peaks))
+    slowest = [f"{r.assignment.name.split('_')[0]} {r.slowest_call['seconds']:.2f}/{r.slowest_call['limit']:g}"
+               for r in results if r.slowest_call]
+    if slowest:
+        echo("  slowest call of the student's code that finished, s (of its limit, --timeout): " + ", ".join(slowest))
     lost = [(r.assignment.name, t) for r in results for t in r.tests if t["score"] < t["max_score"]]
     if lost:
         echo("\nLost points / puntos perdidos:")
         for name, t in lost:
-            first = t["output"].splitlines()[0] if t["output"] else ""
-            echo(f"  {name} · {t['name'].split(' / ')[0]}\n      {first}")
+            echo(f"  {name} · {reports.title(t['name'], lang)}")
+            for text in _why(t, lang):
+                echo(f"      {text}")
     internal = sum(t["internal_error"] for r in results for t in r.tests)
     echo(f"\nResults: {out / 'results.json'} ({data['execution_time']:.1f} s)")
     if internal:

@@ -205,6 +205,10 @@ def build(course_dir: Path, lang: str = "es", log=print) -> list[str]:
     if lang not in notebooks.LANGS:
         raise NbgraderError(f"unknown language {lang!r}; choose one of {', '.join(notebooks.LANGS)}")
     course_dir = course_dir.resolve()
+    root = course.course_root()
+    if course_dir == root or root in course_dir.parents:
+        raise NbgraderError(f"{course_dir} is inside the course checkout ({root}); write the nbgrader course "
+                            "outside it, e.g. --course ../nbgrader-course")
     if course_dir.exists() and not course_dir.is_dir():
         raise NbgraderError(f"{course_dir} is a file; give a folder for the course")
     course_dir.mkdir(parents=True, exist_ok=True)

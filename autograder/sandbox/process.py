@@ -205,6 +205,8 @@ class StudentProcess:
         self.req_w = self.resp_r = -1
         self.next_id = 0
         self.peak_kib = {"address_space": 0, "resident": 0}  # over every worker this object started
+        # The answered request that came closest to its time limit: seconds, limit, target.
+        self.slowest_call: dict | None = None
         self.slot: UidSlot | None = None
 
     # ------------------------------------------------------------------ lifecycle
@@ -357,6 +359,11 @@ class StudentProcess:
                     raise StudentFailure("crash", self._exit_description()) from None
                 data = data[n:]
 
+    def _note_duration(self, seconds: float, limit: float, target: str) -> None:
+        slowest = self.slowest_call
+        if slowest is None or seconds / limit > slowest["seconds"] / slowest["limit"]:
+            self.slowest_call = {"seconds": round(seconds, 3), "limit": limit, "target": target}
+
     def request(self, message: dict, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> dict:
         """Send one request and return the decoded reply dict (``ok`` or ``error``); a
         worker is started first (within ``startup_timeout``) if none is running."""
@@ -365,12 +372,14 @@ class StudentProcess:
             self.start(startup_timeout)
         self.next_id += 1
         message = dict(message, id=self.next_id)
-        deadline = time.monotonic() + timeout
+        sent = time.monotonic()
+        deadline = sent + timeout
         try:
             self._write(wire.encode(message), deadline)
             reply = self._read_reply(deadline)
             if not isinstance(reply, dict) or reply.get("id") != self.next_id or not ({"ok", "error"} & set(reply)):
                 raise StudentFailure("protocol", "the reply does not answer the request")
+            self._note_duration(time.monotonic() - sent, timeout, str(message.get("target", "")))
             return reply
         except StudentFailure:
             self.stop()
@@ -390,6 +399,7 @@ class ScratchWorker:
         self.scratch: Path | None = None
         self.process: StudentProcess | None = None
         self.peak_kib = {"address_space": 0, "resident": 0}
+        self.slowest_call: dict | None = None  # see StudentProcess.slowest_call
 
     def request(self, message: dict, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> dict:
         if self.process is None:
@@ -405,6 +415,7 @@ class ScratchWorker:
             if self.process.slot is not None:
                 self.process.slot.release()
             self.peak_kib = dict(self.process.peak_kib)
+            self.slowest_call = self.process.slowest_call
             self.process = None
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)

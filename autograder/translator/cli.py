@@ -12,9 +12,29 @@ from . import corpus
 from .config import TrainConfig, budget, config_from_args
 from .scores import score
 from .train import train
-from .translate import STRATEGIES, Translator
+from .translate import NO_REPEAT_NGRAM, STRATEGIES, Translator
 
 DEFAULT_CHECKPOINT = "translator.pt"
+DEVICES = ("auto", "cpu", "cuda", "mps")
+DEVICE_HELP = "where to run: auto picks CUDA, then Apple MPS, then the CPU (default: auto)"
+# What each recipe option of `train` sets (TrainConfig's fields; defaults come from there).
+RECIPE_HELP = {
+    "tokenizer": "subword: one SentencePiece vocabulary for both languages; word: the a6 word pipeline",
+    "vocab_size": "subword pieces for both languages",
+    "min_freq": "word tokenizer: rarer words become <unk>",
+    "d_model": "model width",
+    "num_heads": "attention heads",
+    "num_layers": "encoder layers, and as many decoder layers",
+    "d_ff": "feed-forward hidden size",
+    "dropout": "dropout rate",
+    "max_len": "longest sentence in tokens (the positional table); longer training pairs are skipped",
+    "max_tokens": "padded tokens per batch and side",
+    "lr": "peak learning rate",
+    "warmup_steps": "steps of linear warmup before the cosine decay",
+    "label_smoothing": "label smoothing of the loss",
+    "valid_size": "pairs held out (by English sentence) for validation",
+    "seed": "seed of the data split, batch order and initial weights",
+}
 
 
 def _train(args) -> int:
@@ -32,8 +52,19 @@ def _train(args) -> int:
 
 
 def _read_lines(path: str) -> list[str]:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    return text.splitlines()
+    """The lines of ``path`` ('-': standard input), which must be UTF-8: an error names the line."""
+    if path == "-":
+        return sys.stdin.read().splitlines()
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"--input: no such file: {path}")
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ValueError(f"{path}:{line}: byte 0x{data[exc.start]:02x} at column {column} is not UTF-8 "
+                         "(a Latin-1 or Windows file?); save the file as UTF-8") from None
 
 
 def _translate(args) -> int:
@@ -41,15 +72,17 @@ def _translate(args) -> int:
         raise ValueError("give sentences or --input FILE, not both")
     lines = _read_lines(args.input) if args.input else list(args.sentences)
     if not lines:
-        raise ValueError('nothing to translate: give sentences ("I am hungry.") or --input FILE')
+        raise ValueError(f"nothing to translate: {args.input} is empty" if args.input else
+                         'nothing to translate: give sentences ("I am hungry.") or --input FILE')
     translator = Translator.load(args.checkpoint, args.device)
     start = time.perf_counter()
     out = translator.translate(lines, args.strategy, beam_size=args.beam_size, temperature=args.temperature,
-                               top_k=args.top_k, top_p=args.top_p, seed=args.seed)
+                               top_k=args.top_k, top_p=args.top_p, seed=args.seed,
+                               no_repeat_ngram=args.no_repeat_ngram)
     seconds = time.perf_counter() - start
     if args.output:
         Path(args.output).write_text("".join(line + "\n" for line in out), encoding="utf-8")
-        print(f"{len(out):,} lines translated in {seconds:.1f} s -> {args.output}", file=sys.stderr)
+        print(f"{corpus.plural(len(out), 'line')} translated in {seconds:.1f} s -> {args.output}", file=sys.stderr)
     else:
         for line in out:
             print(line)
@@ -61,10 +94,12 @@ def _evaluate(args) -> int:
     print(report.summary(), file=sys.stderr)
     translator = Translator.load(args.checkpoint, args.device)
     start = time.perf_counter()
-    hyps = translator.translate([en for en, _ in pairs], args.strategy, beam_size=args.beam_size)
+    hyps = translator.translate([en for en, _ in pairs], args.strategy, beam_size=args.beam_size,
+                                no_repeat_ngram=args.no_repeat_ngram)
     seconds = time.perf_counter() - start
     result = score(hyps, [es for _, es in pairs])
-    print(f"{len(pairs):,} sentences translated in {seconds:.1f} s ({len(pairs) / seconds:,.0f} sentences/s)")
+    print(f"{corpus.plural(len(pairs), 'sentence')} translated in {seconds:.1f} s "
+          f"({len(pairs) / max(seconds, 1e-9):,.1f} sentences/s)")
     print(f"{result.bleu}  signature: {result.bleu_signature}")
     print(f"{result.chrf}  signature: {result.chrf_signature}")
     print(f"normalised {result.normalised_bleu}  (clean_text on both sides, then whitespace tokens)")
@@ -77,53 +112,68 @@ def build_parser() -> argparse.ArgumentParser:
     defaults = TrainConfig()
 
     t = sub.add_parser("train", help="train a translator and write a checkpoint",
-                       description="Train on a corpus (default: the embedded EN-ES corpus) for a time or epoch budget.")
-    t.add_argument("--data", help="corpus file (Tatoeba pairs, manythings/Anki or ;-separated CSV); "
-                   "default: the embedded corpus")
-    t.add_argument("--format", choices=corpus.FORMATS, help="corpus format (default: detected)")
+                       description="Train on a corpus (default: the embedded EN-ES corpus) for an epoch "
+                                   "(or time) budget.")
+    t.add_argument("--data", help="corpus file (Tatoeba pairs, manythings/Anki or ;-separated CSV) "
+                   "(default: the embedded corpus)")
+    t.add_argument("--format", choices=corpus.FORMATS, help="corpus format (default: detected from the file)")
     one_budget = t.add_mutually_exclusive_group()
-    one_budget.add_argument("--minutes", type=float, help=f"training time budget (default {defaults.minutes:g})")
-    one_budget.add_argument("--epochs", type=float, help="epoch budget instead of minutes")
-    t.add_argument("--out", default=DEFAULT_CHECKPOINT, help=f"checkpoint file (default {DEFAULT_CHECKPOINT})")
-    t.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda", "mps"))
+    one_budget.add_argument("--epochs", type=float,
+                            help=f"passes over the training pairs: the same work, and the same model, on any "
+                                 f"machine (default: {defaults.epochs:g})")
+    one_budget.add_argument("--minutes", type=float,
+                            help="a time budget instead of epochs: how far it gets depends on the machine "
+                                 "(default: none, epochs are used)")
+    t.add_argument("--out", default=DEFAULT_CHECKPOINT, help=f"checkpoint file (default: {DEFAULT_CHECKPOINT})")
+    t.add_argument("--device", default="auto", choices=DEVICES, help=DEVICE_HELP)
     t.add_argument("--resume", action="store_true", help="continue the run saved in --out")
     t.add_argument("--overwrite", action="store_true", help="replace an existing --out instead of refusing")
-    for name in ("tokenizer", "vocab_size", "d_model", "num_heads", "num_layers", "d_ff", "dropout", "max_len",
-                 "max_tokens", "lr", "warmup_steps", "label_smoothing", "valid_size", "seed", "min_freq"):
+    for name, what in RECIPE_HELP.items():
         default = getattr(defaults, name)
         kind = type(default) if default is not None else str
         t.add_argument("--" + name.replace("_", "-"), dest=name, type=kind,
                        choices=("subword", "word") if name == "tokenizer" else None,
-                       help=f"default {default}")
+                       help=f"{what} (default: {default})")
     t.set_defaults(run=_train)
 
-    tr = sub.add_parser("translate", help="translate sentences or a file with a checkpoint")
+    tr = sub.add_parser("translate", help="translate sentences or a file with a checkpoint",
+                        description="Translate English sentences (arguments, or one per line of --input).")
     tr.add_argument("sentences", nargs="*", help="English sentences to translate")
-    tr.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT)
-    tr.add_argument("--input", help="file with one sentence per line ('-' = stdin)")
-    tr.add_argument("--output", help="write translations here, one line per input line (default: stdout)")
-    _decoding_options(tr)
+    tr.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT,
+                    help=f"checkpoint written by `translator train` (default: {DEFAULT_CHECKPOINT})")
+    tr.add_argument("--input", help="UTF-8 file with one sentence per line; '-' reads standard input "
+                                    "(default: the sentences given as arguments)")
+    tr.add_argument("--output", help="write translations here, one line per input line (default: standard output)")
+    _decoding_options(tr, STRATEGIES)
+    tr.add_argument("--temperature", type=float, default=1.0,
+                    help="--strategy sample: divide the logits by this; lower is more conservative (default: 1.0)")
+    tr.add_argument("--top-k", type=int, help="--strategy sample: draw from the k likeliest tokens (default: all)")
+    tr.add_argument("--top-p", type=float,
+                    help="--strategy sample: draw from the smallest set of tokens reaching this probability "
+                         "(default: 1.0, all)")
+    tr.add_argument("--seed", type=int, help="--strategy sample: seed of the draws (default: a new one)")
     tr.set_defaults(run=_translate)
 
-    e = sub.add_parser("evaluate", help="sacreBLEU and chrF of a checkpoint on a test corpus")
-    e.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT)
-    e.add_argument("--data", required=True, help="test corpus (any format the loader reads)")
-    e.add_argument("--format", choices=corpus.FORMATS)
-    e.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda", "mps"))
-    e.add_argument("--strategy", default="greedy", choices=("greedy", "beam"))
-    e.add_argument("--beam-size", type=int, default=4)
+    e = sub.add_parser("evaluate", help="sacreBLEU and chrF of a checkpoint on a test corpus",
+                       description="Translate the English side of a corpus and score it against the Spanish side.")
+    e.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT,
+                   help=f"checkpoint written by `translator train` (default: {DEFAULT_CHECKPOINT})")
+    e.add_argument("--data", required=True, help="test corpus (Tatoeba pairs, manythings/Anki or ;-separated CSV)")
+    e.add_argument("--format", choices=corpus.FORMATS, help="corpus format (default: detected from the file)")
+    _decoding_options(e, ("greedy", "beam"))
     e.set_defaults(run=_evaluate)
     return parser
 
 
-def _decoding_options(p) -> None:
-    p.add_argument("--strategy", default="greedy", choices=STRATEGIES)
-    p.add_argument("--beam-size", type=int, default=4)
-    p.add_argument("--temperature", type=float, default=1.0)
-    p.add_argument("--top-k", type=int)
-    p.add_argument("--top-p", type=float)
-    p.add_argument("--seed", type=int, help="sampling seed (default: random)")
-    p.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda", "mps"))
+def _decoding_options(p, strategies) -> None:
+    p.add_argument("--strategy", default="greedy", choices=strategies,
+                   help="greedy: the likeliest token at each step; beam: keep --beam-size hypotheses"
+                        + ("; sample: draw tokens at random" if "sample" in strategies else "") + " (default: greedy)")
+    p.add_argument("--beam-size", type=int, default=4, help="--strategy beam: hypotheses kept (default: 4)")
+    p.add_argument("--no-repeat-ngram", type=int, default=NO_REPEAT_NGRAM, metavar="N",
+                   help="greedy and sample: never repeat a sequence of N tokens, which stops an undertrained "
+                        f"model's loops; 0 turns it off (default: {NO_REPEAT_NGRAM})")
+    p.add_argument("--device", default="auto", choices=DEVICES, help=DEVICE_HELP)
 
 
 def main(argv=None) -> int:

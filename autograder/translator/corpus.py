@@ -41,10 +41,15 @@ class LoadReport:
 
     def summary(self) -> str:
         """One line, e.g. "spa-eng.txt (anki): 118,964 pairs; skipped 3 (2 wrong column count, 1 empty side)"."""
-        head = f"{self.path.name} ({self.format}): {self.pairs:,} pairs"
+        head = f"{self.path.name} ({self.format}): {plural(self.pairs, 'pair')}"
         if not self.skipped:
             return head + "; nothing skipped"
         return f"{head}; skipped {sum(self.skipped.values()):,} ({describe(self.skipped)})"
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``plural(1, "pair")`` -> "1 pair"; ``plural(118964, "pair")`` -> "118,964 pairs"."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
 
 
 def describe(skipped: dict[str, int]) -> str:
@@ -103,11 +108,17 @@ def detect_format(path: str | Path) -> str:
     path, lines = read_lines(path)
     fmt = sniff(lines)
     if fmt is None:
-        raise unknown_format(path)
+        raise unknown_format(path, lines)
     return fmt
 
 
-def unknown_format(path: Path) -> ValueError:
+def unknown_format(path: Path, lines: list[str | None] | None = None) -> ValueError:
+    if lines is not None and not any(line is not None and line.strip() for line in lines):
+        undecodable = sum(line is None for line in lines)
+        if undecodable:
+            return ValueError(f"{path}: none of its {plural(len(lines), 'line')} is UTF-8 text; "
+                              "save the file as UTF-8")
+        return ValueError(f"{path} is empty: it holds no sentence pairs")
     return ValueError(f"cannot tell the format of {path.name}: expected one of {', '.join(FORMATS)} "
                       "(tab-separated id/text/id/text, tab-separated English/Spanish[/attribution], or "
                       ";-separated CSV with a header row); pass the format explicitly")
@@ -198,7 +209,7 @@ def load_pairs(path: str | Path, format: str | None = None) -> tuple[list[Pair],
     if format is None:
         format = sniff(lines)
         if format is None:
-            raise unknown_format(path)
+            raise unknown_format(path, lines)
     skipped: Counter[str] = Counter()
     pairs = parse_csv(lines, skipped, path.name) if format == "csv" else parse_tab(lines, format, skipped)
     report = LoadReport(path, format, len(pairs), dict(skipped))

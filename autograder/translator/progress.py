@@ -19,24 +19,35 @@ class Progress:
     (CI, nohup) one full line is written every ``log_every`` seconds instead.
     """
 
-    def __init__(self, stream=None, width: int = 24, every: float = 0.5, log_every: float = 30.0):
+    def __init__(self, stream=None, width: int = 24, every: float = 0.5, log_every: float = 30.0,
+                 settle: float = 10.0):
         self.stream = stream or sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.width, self.every = width, every if self.tty else log_every
-        self.start = time.monotonic()
+        self.settle = settle  # seconds of measured progress before an ETA is shown
+        self.first: tuple[float, float] | None = None  # (time, fraction) of the first update
         self.last = 0.0
         self.drawn = False
 
-    def update(self, fraction: float, text: str, elapsed: float | None = None, force: bool = False) -> None:
+    def eta(self, fraction: float, now: float) -> str:
+        """Time left at the rate measured since the first update. The first steps (warm-up,
+        first allocations) are slow, so nothing is promised until the rate has settled."""
+        if self.first is None:
+            self.first = (now, fraction)
+        start, start_fraction = self.first
+        if now - start < self.settle or fraction <= start_fraction:
+            return "--:--"
+        return clock((now - start) * (1 - fraction) / (fraction - start_fraction))
+
+    def update(self, fraction: float, text: str, force: bool = False) -> None:
         now = time.monotonic()
+        fraction = min(max(fraction, 0.0), 1.0)
+        eta = self.eta(fraction, now)
         if not force and now - self.last < self.every:
             return
         self.last = now
-        fraction = min(max(fraction, 0.0), 1.0)
-        elapsed = now - self.start if elapsed is None else elapsed
-        eta = elapsed * (1 - fraction) / fraction if fraction > 0 else 0.0
         filled = int(self.width * fraction)
-        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {fraction:4.0%} {text} | ETA {clock(eta)}"
+        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {fraction:4.0%} {text} | ETA {eta}"
         if self.tty:
             self.stream.write("\r" + line + "\x1b[K")
             self.drawn = True

@@ -29,6 +29,11 @@ from .progress import Progress, clock
 from .scores import score
 from .translate import translate_ids
 
+# Validation BLEU under which a run counts as undertrained: on the embedded corpus (the
+# default recipe reaches about 90 there), and on real data such as Tatoeba (about 30).
+EMBEDDED_BLEU = 60.0
+REAL_DATA_BLEU = 15.0
+
 
 def learning_rate(config: TrainConfig, step: int, progress: float) -> float:
     """Linear warmup over ``warmup_steps`` (or the first 5% of a shorter budget), then cosine decay."""
@@ -178,6 +183,10 @@ class Trainer:
         p = self.progress
         self.say(f"trained {p['step']:,} steps ({self._epochs():.2f} epochs) in {clock(p['seconds'])}; "
                  f"{p['tokens'] / max(p['seconds'], 1e-9):,.0f} tokens/s")
+        if self.history["valid"]:  # process 0 validates; the others have nothing to judge by
+            advice = undertrained(self.config, self.history["valid"][-1]["bleu"], self._epochs(), self.out)
+            if advice:
+                self.say(advice)
         return self.out
 
     def _seconds(self) -> float:
@@ -224,6 +233,18 @@ class Trainer:
                                             self.config.label_smoothing, self.config.clip_norm)
         n_tokens = int((src != PAD).sum() + (tgt != PAD).sum()) * self.ddp.world_size
         return loss, n_tokens
+
+
+def undertrained(config: TrainConfig, bleu: float, epochs: float, out: Path) -> str | None:
+    """A warning with the command to train further, when the validation BLEU says the model
+    is far from what the recipe reaches; None when it is not."""
+    wanted = EMBEDDED_BLEU if config.data is None else REAL_DATA_BLEU
+    if not bleu < wanted:  # NaN (no validation pairs) says nothing
+        return None
+    more = max(1, math.ceil(2 * epochs))
+    return (f"warning: this model is undertrained (validation BLEU {bleu:.1f} after {epochs:.2f} epochs; the recipe "
+            f"reaches {wanted:g} or more on {'the embedded corpus' if config.data is None else 'real data'}), so "
+            f"expect poor translations. Train further: translator train --resume --out {out} --epochs {more}")
 
 
 def validation(model, tok, valid_pairs, config, device, sample: int = 200) -> dict:

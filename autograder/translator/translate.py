@@ -2,7 +2,9 @@
 
 Sentences are sorted by length so a batch holds similar lengths (little padding, and
 rows finish together), decoded with the decoding assignment's ``decode`` (a5), which
-steps the decoder with a key/value cache, and put back in input order.
+steps the decoder with a key/value cache, and put back in input order. Greedy and sampled
+decoding run the same loop with a5's cached decoder and ``sample_next_token``, never
+repeating an n-gram of ``NO_REPEAT_NGRAM`` tokens (:func:`generate`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,48 @@ from .config import TrainConfig
 from .model import build_model, pick_device
 
 STRATEGIES = ("greedy", "sample", "beam")
+# Greedy and sampled decoding never repeat an n-gram of this many tokens (fairseq's and
+# Hugging Face's no_repeat_ngram_size); 0 turns it off. An undertrained model otherwise
+# loops ("que que que ...") until the length limit.
+NO_REPEAT_NGRAM = 3
+
+
+def repeated_ngram_bans(rows: list[list[int]], n: int) -> list[list[int]]:
+    """For each row of generated ids, the next ids that would repeat one of its n-grams."""
+    bans = []
+    for ids in rows:
+        if n <= 0 or len(ids) < n:
+            bans.append([])
+            continue
+        prefix = tuple(ids[len(ids) - n + 1:])
+        bans.append([ids[i + n - 1] for i in range(len(ids) - n + 1) if tuple(ids[i:i + n - 1]) == prefix])
+    return bans
+
+
+@torch.no_grad()
+def generate(model, src, max_len: int, no_repeat_ngram: int, temperature: float = 0.0, top_k=None, top_p=None,
+             generator=None) -> torch.Tensor:
+    """Greedy (``temperature`` 0) or sampled decoding as in a5's ``sample_decode``, with the
+    cached decoder and a5's ``sample_next_token``, that never repeats a ``no_repeat_ngram``-gram
+    of a row. Returns ``(B, L)`` ids, EOS kept, PAD after it."""
+    make_decoder = reference.load("incremental").make_decoder
+    sample_next_token = reference.load("sampling").sample_next_token
+    memory, src_mask = model.encode(src)
+    decoder = make_decoder(model, memory, src_mask)
+    B = src.size(0)
+    tokens = torch.full((B, 1), SOS, dtype=torch.long, device=src.device)  # (B, 1)
+    finished = torch.zeros(B, dtype=torch.bool, device=src.device)
+    for _ in range(max_len):
+        logits = decoder.step(tokens)  # (B, V)
+        for row, banned in enumerate(repeated_ngram_bans(tokens[:, 1:].tolist(), no_repeat_ngram)):
+            if banned:
+                logits[row, banned] = float("-inf")
+        next_token = sample_next_token(logits, temperature, top_k, top_p, generator).masked_fill(finished, PAD)
+        tokens = torch.cat([tokens, next_token[:, None]], dim=1)  # (B, t + 1)
+        finished |= next_token == EOS
+        if finished.all():
+            break
+    return tokens[:, 1:]
 
 
 def output_budget(src_len: int, max_len: int) -> int:
@@ -27,8 +71,9 @@ def output_budget(src_len: int, max_len: int) -> int:
 
 @torch.no_grad()
 def translate_ids(model, rows: list[list[int]], device, max_len: int, strategy: str = "greedy",
-                  batch_size: int = 200, **decode_kwargs) -> list[list[int]]:
-    """Target ids for each source row (empty rows give empty outputs), in input order."""
+                  batch_size: int = 200, no_repeat_ngram: int = NO_REPEAT_NGRAM, **decode_kwargs) -> list[list[int]]:
+    """Target ids for each source row (empty rows give empty outputs), in input order.
+    Greedy and sampled decoding block repeated ``no_repeat_ngram``-grams (0: a5's ``decode`` as is)."""
     decoding = reference.load("decoding")
     model.eval()
     out: list[list[int]] = [[] for _ in rows]
@@ -39,8 +84,13 @@ def translate_ids(model, rows: list[list[int]], device, max_len: int, strategy: 
         src = torch.full((len(chunk), S), PAD, dtype=torch.long)
         for r, i in enumerate(chunk):
             src[r, : len(rows[i])] = torch.tensor(rows[i], dtype=torch.long)
-        ids = decoding.decode(model, src.to(device), strategy, output_budget(S, max_len), SOS,
-                              EOS, PAD, **decode_kwargs)
+        budget = output_budget(S, max_len)
+        if no_repeat_ngram > 0 and strategy in ("greedy", "sample"):
+            sampling = {k: v for k, v in decode_kwargs.items() if k in ("temperature", "top_k", "top_p", "generator")}
+            sampling.setdefault("temperature", 0.0 if strategy == "greedy" else 1.0)
+            ids = generate(model, src.to(device), budget, no_repeat_ngram, **sampling)
+        else:
+            ids = decoding.decode(model, src.to(device), strategy, budget, SOS, EOS, PAD, **decode_kwargs)
         for r, i in enumerate(chunk):
             out[i] = ids[r].tolist()
     return out
@@ -64,8 +114,9 @@ class Translator:
 
     def translate(self, lines: list[str], strategy: str = "greedy", *, beam_size: int = 4, temperature: float = 1.0,
                   top_k: int | None = None, top_p: float | None = None, seed: int | None = None,
-                  length_penalty: float = 0.6, warn=None) -> list[str]:
-        """One translation per line, in order; blank lines stay blank."""
+                  length_penalty: float = 0.6, no_repeat_ngram: int = NO_REPEAT_NGRAM, warn=None) -> list[str]:
+        """One translation per line, in order; blank lines stay blank. ``no_repeat_ngram``:
+        greedy and sampled output never repeat an n-gram that long (0: off)."""
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
         warn = warn or (lambda m: print(m, file=sys.stderr))
@@ -88,5 +139,5 @@ class Translator:
             batch_size = 200
         else:
             batch_size = 200
-        ids = translate_ids(self.model, rows, self.device, limit, strategy, batch_size, **kwargs)
+        ids = translate_ids(self.model, rows, self.device, limit, strategy, batch_size, no_repeat_ngram, **kwargs)
         return [text if row else "" for text, row in zip(self.tok.decode_tgt(ids), rows)]
