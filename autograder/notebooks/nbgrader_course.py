@@ -162,16 +162,22 @@ def _nbgrader(course_dir: Path, env: dict, *args: str, failed_students: list[str
 def _not_run_notebook(nb: dict, trusted: frozenset[str], cell_timeout: int) -> dict:
     """``nb`` with every cell the build did not lock turned into comments: shown in the
     feedback as written, never run again."""
-    nb = json.loads(json.dumps(nb))
     header = [f"# Not run: this notebook did not finish in nbgrader's kernel (a cell ran past {cell_timeout} s,",
               "# or the kernel stopped). Your code below is graded in the sandbox, as for everyone.",
               f"# No ejecutado: el cuaderno no terminó en el kernel de nbgrader (una celda pasó de {cell_timeout} s",
               "# o el kernel se detuvo). Tu código se califica en el sandbox, como el de todos."]
+    return _replace_student_cells(nb, trusted, lambda source: "\n".join(
+        header + ["# " + line for line in source.split("\n")]))
+
+
+def _replace_student_cells(nb: dict, trusted: frozenset[str], replace) -> dict:
+    """A copy of ``nb`` whose code cells the build did not write (the student's) hold
+    ``replace(their source)``, without outputs."""
+    nb = json.loads(json.dumps(nb))
     for cell in nb.get("cells", []):
         source = "".join(cell.get("source", ""))
         if cell.get("cell_type") == "code" and scan.normalize(source) not in trusted:
-            cell.update(source="\n".join(header + ["# " + line for line in source.split("\n")]),
-                        outputs=[], execution_count=None)
+            cell.update(source=replace(source), outputs=[], execution_count=None)
     return nb
 
 
@@ -250,17 +256,13 @@ def _refused_notebook(release: dict, trusted: frozenset[str], message: str) -> d
     """The released notebook with every cell the build did not lock (the exercise cells)
     replaced by one that raises ``message``; nbgrader restores the locked cells (hidden
     tests included)."""
-    nb = json.loads(json.dumps(release))
     stub = "\n".join([
         "# Not run: this notebook was refused before grading.",
         "# No ejecutado: este cuaderno se rechazó antes de corregirlo.",
         f"{scan.REFUSED_NAME} = {message!r}",
         f"raise RuntimeError({scan.REFUSED_NAME})",
     ])
-    for cell in nb.get("cells", []):
-        if cell.get("cell_type") == "code" and scan.normalize("".join(cell.get("source", ""))) not in trusted:
-            cell.update(source=stub, outputs=[], execution_count=None)
-    return nb
+    return _replace_student_cells(release, trusted, lambda source: stub)
 
 
 def _stage(course_dir: Path, assignment: course.Assignment, students: list[str], log) -> dict[str, str]:
