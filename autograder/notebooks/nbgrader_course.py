@@ -265,15 +265,22 @@ def _refused_notebook(release: dict, trusted: frozenset[str], message: str) -> d
     return _replace_student_cells(release, trusted, lambda source: stub)
 
 
+def _built(course_dir: Path, assignment: course.Assignment) -> tuple[dict, frozenset[str]]:
+    """The released notebook, and the cell sources the build wrote (source and release):
+    what a submitted notebook may hold without being the student's own code."""
+    notebook = notebooks.notebook_name(assignment)
+    builds = [scan.read_notebook(course_dir / folder / assignment.name / notebook) for folder in ("source", "release")]
+    if builds[1] is None:
+        raise NbgraderError(f"{course_dir / 'release' / assignment.name / notebook} cannot be read; run build again")
+    return builds[1], scan.trusted_sources(*[nb for nb in builds if nb is not None])
+
+
 def _stage(course_dir: Path, assignment: course.Assignment, students: list[str], log) -> dict[str, str]:
     """Write ``STAGING/submitted/<student>/<assignment>/`` for ``students``: the notebook
     (or, for a refused one, the refusal notebook) and ``timestamp.txt``. Returns the
     refused students and why."""
     name, notebook = assignment.name, notebooks.notebook_name(assignment)
-    builds = [scan.read_notebook(course_dir / folder / name / notebook) for folder in ("source", "release")]
-    if builds[1] is None:
-        raise NbgraderError(f"{course_dir / 'release' / name / notebook} cannot be read; run build again")
-    trusted = scan.trusted_sources(*[nb for nb in builds if nb is not None])
+    release, trusted = _built(course_dir, assignment)
     given = {p.name for p in (course_dir / "source" / name).iterdir()}
     refused = {}
     for student in students:
@@ -304,7 +311,7 @@ def _stage(course_dir: Path, assignment: course.Assignment, students: list[str],
             log(f"    {shown}:{finding}")
         if len(findings) > MAX_LISTED:
             log(f"    ... {len(findings) - MAX_LISTED} more")
-        nb = _refused_notebook(builds[1], trusted, refused[student])
+        nb = _refused_notebook(release, trusted, refused[student])
         (target / notebook).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return refused
 
@@ -318,23 +325,23 @@ def _autograde_kernels(course_dir: Path, env: dict, assignment: course.Assignmen
             f"--CourseDirectory.submitted_directory={STAGING}/submitted"]
     failed: list[str] = []
     _nbgrader(course_dir, env, *args, failed_students=failed)
+    if not failed:
+        return
     notebook = notebooks.notebook_name(assignment)
-    release = scan.read_notebook(course_dir / "release" / assignment.name / notebook)
-    trusted = scan.trusted_sources(release)
+    _, trusted = _built(course_dir, assignment)
+    en = (f"the notebook did not finish in nbgrader's kernel (a cell ran past {cell_timeout} s or the kernel "
+          "stopped): it is shown without running it, graded in the sandbox as always")
+    es = (f"el cuaderno no terminó en el kernel de nbgrader (una celda pasó de {cell_timeout} s o el kernel se "
+          "detuvo): se muestra sin ejecutar y se califica en el sandbox como siempre")
     for student in failed:
         staged = course_dir / STAGING / "submitted" / student / assignment.name / notebook
         if student not in verdicts or not staged.is_file():
             raise NbgraderError(f"`nbgrader autograde` failed on {student!r}, which was not staged for grading")
-        log(f"{assignment.name}  {student}: the notebook did not finish in nbgrader's kernel (a cell ran past "
-            f"{cell_timeout} s or the kernel stopped); its cells are shown without running them")
+        log(f"{assignment.name}  {student}: {en}")
         nb = _not_run_notebook(json.loads(staged.read_text(encoding="utf-8")), trusted, cell_timeout)
         staged.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         _nbgrader(course_dir, env, *args, f"--student={student}")
-        verdicts[student][1].append(
-            f"the notebook did not finish in nbgrader's kernel (a cell ran past {cell_timeout} s or the kernel "
-            "stopped): it is shown without running it, graded in the sandbox as always / el cuaderno no terminó en "
-            f"el kernel de nbgrader (una celda pasó de {cell_timeout} s o el kernel se detuvo): se muestra sin "
-            "ejecutar y se califica en el sandbox como siempre")
+        verdicts[student][1].append(f"{en} / {es}")
 
 
 def _record_refusals(course_dir: Path, assignment: course.Assignment, refused: dict[str, str]) -> None:

@@ -112,8 +112,9 @@ def detect_format(path: str | Path) -> str:
     return fmt
 
 
-def unknown_format(path: Path, lines: list[str | None] | None = None) -> ValueError:
-    if lines is not None and not any(line is not None and line.strip() for line in lines):
+def unknown_format(path: Path, lines: list[str | None]) -> ValueError:
+    """Why no format could be told from ``lines`` (the file's, as :func:`read_lines` gives them)."""
+    if not any(line is not None and line.strip() for line in lines):
         undecodable = sum(line is None for line in lines)
         if undecodable:
             return ValueError(f"{path}: none of its {plural(len(lines), 'line')} is UTF-8 text; "

@@ -86,8 +86,7 @@ def translate_ids(model, rows: list[list[int]], device, max_len: int, strategy: 
             src[r, : len(rows[i])] = torch.tensor(rows[i], dtype=torch.long)
         budget = output_budget(S, max_len)
         if no_repeat_ngram > 0 and strategy in ("greedy", "sample"):
-            sampling = {k: v for k, v in decode_kwargs.items() if k in ("temperature", "top_k", "top_p", "generator")}
-            sampling.setdefault("temperature", 0.0 if strategy == "greedy" else 1.0)
+            sampling = {"temperature": 0.0} if strategy == "greedy" else {"temperature": 1.0, **decode_kwargs}
             ids = generate(model, src.to(device), budget, no_repeat_ngram, **sampling)
         else:
             ids = decoding.decode(model, src.to(device), strategy, budget, SOS, EOS, PAD, **decode_kwargs)
