@@ -13,7 +13,7 @@ from .authoring import release
 from .authoring.stubs import MarkerError
 from .authoring.sync import differences, sync
 from .grading import batch, reports
-from .grading.runner import GradingError, grade
+from .grading.runner import GradingError, grade_many
 from .notebooks import nbgrader_course
 from .notebooks.build import LANGS, NotebookError
 from .notebooks.nbgrader_course import NbgraderError
@@ -36,10 +36,10 @@ def _sync(args) -> int:
 
 
 def _grade(args) -> int:
-    grade(Path(args.path), Path(args.out), seed=args.seed, only=args.only or None,
-          isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs,
-          memory_gib=args.memory, budget=args.budget, seeds=args.seeds or [], visibility=args.visibility,
-          lang=args.lang)
+    grade_many([Path(p) for p in args.path], Path(args.out), seed=args.seed, only=args.only or None,
+               isolation=args.isolation, timeout=args.timeout, debug=args.debug, jobs=args.jobs,
+               memory_gib=args.memory, budget=args.budget, seeds=args.seeds or [], visibility=args.visibility,
+               lang=args.lang)
     return 0
 
 
@@ -148,7 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_sync)
 
     p = sub.add_parser("grade", help="grade a submission folder laid out like assignments/")
-    p.add_argument("path", help="the submission, e.g. a student's assignments/ copy, or solutions")
+    p.add_argument("path", nargs="+", help="the submission, e.g. a student's assignments/ copy, or solutions; "
+                   "several (an instructor's variants): one grading process per assignment serves them all, "
+                   "each in its own student process, and OUT/<folder name>/ gets each one's results")
     p.add_argument("--out", default="results", help="folder for results.json (default: results)")
     _grading_options(p)
     p.add_argument("--jobs", type=_positive(int), default=None,

@@ -35,7 +35,8 @@ def pytest_xdist_node_collection_finished(node, ids):
         return
     # pytest-xdist marks a grouped test by a "@group" suffix on its id; some pytest versions
     # silently drop it (pytest-xdist#1386), and every worker would build the costly fixtures.
-    files = {nodeid.split("::")[0] for nodeid in ids if "@" not in nodeid}
+    grouped = {nodeid.split("::")[0] for nodeid in ids if "@" in nodeid}
+    files = {nodeid.split("::")[0] for nodeid in ids} - grouped
     lost = sorted(f for f in files if "xdist_group" in (node.config.rootpath / f).read_text(encoding="utf-8"))
     if lost:
         pytest.exit(f"pytest-xdist ignores the xdist_group of {', '.join(lost)} with pytest {pytest.__version__} "

@@ -37,13 +37,25 @@ class Graded:
 
 
 def run_grade(submission: Path, out: Path, *args: str, env: dict | None = None, timeout: float = 600) -> Graded:
+    return run_grade_many([submission], out, *args, env=env, timeout=timeout)[0]
+
+
+def run_grade_many(submissions: list[Path], out: Path, *args: str, env: dict | None = None,
+                   timeout: float = 600) -> list[Graded]:
+    """``python -m autograder grade`` on the submissions in one run (each gets its own results
+    under ``out``, as the command writes them); one ``Graded`` per submission, in order."""
     proc = subprocess.run(
-        [sys.executable, "-m", "autograder", "grade", str(submission), "--out", str(out), *args],
-        capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}, cwd=ROOT,
+        [sys.executable, "-m", "autograder", "grade", *map(str, submissions), "--out", str(out), *args],
+        capture_output=True, text=True, timeout=timeout * len(submissions), env={**os.environ, **(env or {})},
+        cwd=ROOT,
     )
-    path = out / "results.json"
-    results = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
-    return Graded(proc.returncode, proc.stdout, proc.stderr, results, str(out))
+    graded = []
+    for submission in submissions:
+        folder = out / submission.name if len(submissions) > 1 else out
+        path = folder / "results.json"
+        results = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+        graded.append(Graded(proc.returncode, proc.stdout, proc.stderr, results, str(folder)))
+    return graded
 
 
 def make_submission(dest: Path, edits: dict[str, list[tuple[str, str]]] | None = None,

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from helpers import ROOT, SOLUTIONS, make_submission, run_grade
+from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, make_submission, run_grade, run_grade_many
 
 
 def test_solutions_get_full_marks(graded_solutions):
@@ -69,6 +69,34 @@ def test_broken_a1_keeps_a2_points(how, tmp_path):
     failed = [t["output"] for t in g.tests("a1_attention").values() if t["score"] == 0]
     expected = {"wrong": "values are off", "hangs": "did not finish within", "exits": "exited with status 0"}[how]
     assert any(expected in out for out in failed), failed
+
+
+def _verdicts(graded, assignment):
+    return {name: (t["score"], t["max_score"], t["output"]) for name, t in graded.tests(assignment).items()}
+
+
+def test_several_submissions_get_the_verdicts_they_get_alone(graded_solutions, graded_stubs, tmp_path):
+    """Graded in one run (one grading process, a student process each), do the solutions,
+    a submission whose process exits in the middle of grading and the stubs each get
+    exactly the verdicts and messages they get when graded alone?"""
+    subs = [make_submission(tmp_path / "good"), make_submission(tmp_path / "exits", {
+        "a1_attention/attention.py": BROKEN_A1["exits"]}), make_submission(tmp_path / "blank", base=ASSIGNMENTS)]
+    good, exits, blank = run_grade_many(subs, tmp_path / "out", "--seed", "1234", "--only", "a1_attention")
+    assert good.rc == 0 and "exits: a1 " in good.stdout, good.stderr
+    alone = run_grade(subs[1], tmp_path / "alone", "--seed", "1234", "--only", "a1_attention")
+    for together, by_itself in ((good, graded_solutions), (exits, alone), (blank, graded_stubs)):
+        assert _verdicts(together, "a1_attention") == _verdicts(by_itself, "a1_attention")
+        assert [t["name"] for t in together.results["tests"]] == [
+            t["name"] for t in by_itself.results["tests"] if t["extra_data"]["assignment"] == "a1_attention"]
+    assert 0 < exits.score("a1_attention")[0] < exits.score("a1_attention")[1]
+
+
+def test_several_submissions_need_different_folder_names(tmp_path):
+    """Are two submissions whose folders share a name (their results would overwrite each
+    other's) refused before anything is graded?"""
+    subs = [make_submission(tmp_path / one / "sub") for one in ("x", "y")]
+    g = run_grade_many(subs, tmp_path / "out")[0]
+    assert g.rc == 2 and "folder names must differ" in g.stderr and not (tmp_path / "out").exists()
 
 
 def test_missing_assignment_folder_scores_zero_with_a_note(tmp_path):

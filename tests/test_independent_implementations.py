@@ -4,16 +4,27 @@
 reference, from the stubs' docstrings and public tests only, each in a style the reference
 does not use (einsum, a loop per head, float64 inside, nn.Sequential blocks with aliased
 attributes, additive float masks, the Annotated Transformer's helpers, Python lists and
-heapq, torch.nn.functional on raw parameters). Each is graded at five seeds in one run.
+heapq, torch.nn.functional on raw parameters). Each is graded at five seeds; half of the
+styles share one `grade` run (one grading process per assignment, a student process each).
 """
 
 import pytest
 
-from helpers import ROOT, run_grade
+from helpers import ROOT, Graded, run_grade_many
 
 CORPUS = ROOT / "tests" / "corpus" / "correct"
 STYLES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 SEEDS = "1,2,3,4,5"
+BATCHES = [STYLES[::2], STYLES[1::2]]  # two runs, so that two workers share the work
+_GRADED: dict[str, Graded] = {}
+
+
+def graded(style: str, tmp_path_factory) -> Graded:
+    if style not in _GRADED:
+        batch = next(b for b in BATCHES if style in b)
+        out = tmp_path_factory.mktemp("independent") / "out"
+        _GRADED.update(zip(batch, run_grade_many([CORPUS / s for s in batch], out, "--seeds", SEEDS)))
+    return _GRADED[style]
 
 
 def test_the_corpus_is_large_enough():
@@ -21,10 +32,11 @@ def test_the_corpus_is_large_enough():
     assert len(STYLES) >= 8, STYLES
 
 
-@pytest.mark.parametrize("style", STYLES)
-def test_correct_submission_gets_full_marks_at_every_seed(style, tmp_path):
+@pytest.mark.parametrize("style", [pytest.param(style, marks=pytest.mark.xdist_group(f"independent-{n}"))
+                                   for n, batch in enumerate(BATCHES) for style in batch])
+def test_correct_submission_gets_full_marks_at_every_seed(style, tmp_path_factory):
     """Does this independently written, correct submission get full marks at each of five seeds?"""
-    g = run_grade(CORPUS / style, tmp_path / "out", "--seeds", SEEDS)
+    g = graded(style, tmp_path_factory)
     assert g.rc == 0, g.stderr
     lost = [(t["name"], t["output"][:300]) for t in g.results["tests"] if t["score"] < t["max_score"]]
     assert not lost, lost

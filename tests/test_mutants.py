@@ -6,15 +6,27 @@ import pytest
 import mutants
 
 MUTANTS = mutants.load()
+BATCHES = mutants.batches(MUTANTS)  # graded together, so one worker takes each batch's tests
+_VERDICTS: dict[tuple[str, str], mutants.Verdict] = {}
 
 
-@pytest.mark.parametrize("key", sorted(MUTANTS), ids=[f"{a}: {name}" for a, name in sorted(MUTANTS)])
-def test_classic_mistake_loses_points_at_every_seed(key, tmp_path):
+def verdict(key, tmp_path_factory) -> mutants.Verdict:
+    """The mutant's verdict, from one `grade` run over its whole batch."""
+    if key not in _VERDICTS:
+        batch = sorted(k for k, name in BATCHES.items() if name == BATCHES[key])
+        graded = mutants.grade_many(key[0], [MUTANTS[k] for k in batch], tmp_path_factory.mktemp(BATCHES[key]))
+        _VERDICTS.update(zip(batch, graded))
+    return _VERDICTS[key]
+
+
+@pytest.mark.parametrize("key", [pytest.param(key, marks=pytest.mark.xdist_group(f"mutants-{BATCHES[key]}"))
+                                 for key in sorted(MUTANTS)], ids=[f"{a}: {name}" for a, name in sorted(MUTANTS)])
+def test_classic_mistake_loses_points_at_every_seed(key, tmp_path_factory):
     """Does the mistake lose the points of the graders aimed at it at each seed, the same
     total at every seed, and (where it is recognised) does the feedback name it?"""
     assignment, name = key
     mutant = MUTANTS[key]
-    v = mutants.grade(assignment, mutant, tmp_path)
+    v = verdict(key, tmp_path_factory)
     for seed in v.seeds:
         for prefix in mutant.must_fail:
             assert v.caught(prefix, seed), (

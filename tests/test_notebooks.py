@@ -205,7 +205,7 @@ def test_failures_explain_without_source_and_prerequisites_use_the_reference(bui
           "out, weights = torch.nn.functional.scaled_dot_product_attention(q, k, v, mask), None")
     a3 = course.get("a3_blocks")
     modules = extract.module_form(json.loads(nbformat.writes(nb)), a3).modules
-    cells = sandboxed.verdicts(sandboxed.grade_modules(modules, a3, 5, tmp_path / "out"))
+    cells = sandboxed.verdicts(sandboxed.grade_modules([modules], a3, 5)[0])
     failed = {grade_id: v.output for grade_id, v in cells.items() if v.score < v.max_score}
     assert {"test_positional-test_forward_adds_positions", "test_multihead-test_parameter_count",
             "test_feedforward-test_output"} <= set(failed)

@@ -10,6 +10,10 @@
 - ``--grade-report FILE``: one JSON record per test, written by this process, which has
   never imported the submission. Failure output is the checks' own message only: a
   grader's source never appears in it.
+- ``--submission`` given several times: every test runs once per submission, each
+  submission with its own student process (started when its first test needs it, stopped
+  before the next one's starts); the report holds one entry per submission, in order.
+  This process only ever sees plain data from them, so one cannot affect another's verdict.
 """
 
 from __future__ import annotations
@@ -26,14 +30,15 @@ from . import rules
 from .checks import CheckFailure
 from .student import Student
 
-_RESULTS = pytest.StashKey[dict]()
-_PEAK = pytest.StashKey[dict]()  # the student worker's peak memory, measured by this process
-_SLOWEST = pytest.StashKey[dict]()  # the answered call closest to its time limit, timed by this process
+_RESULTS = pytest.StashKey[dict]()  # nodeid -> (submission index, record)
+_PEAK = pytest.StashKey[dict]()  # submission index -> its worker's peak memory, measured by this process
+_SLOWEST = pytest.StashKey[dict]()  # submission index -> the answered call closest to its limit, timed here
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("course grading")
-    group.addoption("--submission", help="folder laid out like assignments/ to grade")
+    group.addoption("--submission", action="append", default=[],
+                    help="folder laid out like assignments/ to grade (repeatable: each is graded apart)")
     group.addoption("--assignment", help="assignment under test, e.g. a1_attention")
     group.addoption("--grade-seed", type=int, default=0, help="seed of the randomised inputs")
     group.addoption("--grade-seeds", default="",
@@ -53,6 +58,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "request_timeout(seconds): limit on each request to the student's code "
                             "(named apart from pytest-timeout's whole-test timeout marker)")
     config.stash[_RESULTS] = {}
+    config.stash[_PEAK] = {}
+    config.stash[_SLOWEST] = {}
     # Graders replay small reference computations (a decoding, a training step) here.
     pin_torch_threads()
 
@@ -67,12 +74,13 @@ def pytest_collection_modifyitems(session, config, items):
 def student(request):
     config = request.config
     name = config.getoption("--assignment")
-    submission = config.getoption("--submission")
-    if not name or not submission:
+    submissions = config.getoption("--submission")
+    if not name or not submissions:
         raise pytest.UsageError("the graders need --submission and --assignment")
+    index = getattr(request, "param", 0)
     handle = Student(
         course.get(name),
-        Path(submission),
+        Path(submissions[index]),
         isolation=config.getoption("--isolation"),
         timeout=config.getoption("--grade-timeout"),
         hidden=[Path(p) for p in config.getoption("--hide")],
@@ -84,10 +92,10 @@ def student(request):
     handle.close()
     peak = getattr(handle.transport, "peak_kib", None)
     if peak:
-        config.stash[_PEAK] = peak
+        config.stash[_PEAK][index] = peak
     slowest = getattr(handle.transport, "slowest_call", None)
     if slowest:
-        config.stash[_SLOWEST] = slowest
+        config.stash[_SLOWEST][index] = slowest
 
 
 @pytest.fixture(autouse=True)
@@ -112,6 +120,29 @@ def pytest_generate_tests(metafunc):
     seeds = _seeds(metafunc.config)
     if seeds and "grade_seed" in metafunc.fixturenames:
         metafunc.parametrize("grade_seed", seeds, indirect=True, ids=[f"seed{s}" for s in seeds])
+    count = len(metafunc.config.getoption("--submission"))
+    if count > 1 and "student" in metafunc.fixturenames:
+        # Session scope: pytest groups the tests by submission, so each student process
+        # serves all of one submission's tests and is stopped before the next one starts.
+        metafunc.parametrize("student", range(count), indirect=True, scope="session",
+                             ids=[_submission_id(i) for i in range(count)])
+
+
+def _submission_id(index: int) -> str:
+    return f"submission{index}"
+
+
+def _submission(item) -> tuple[int, str]:
+    """The submission an item grades, and the item's id as it reads with one submission
+    (the id the results name, whether or not submissions are graded together)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or "student" not in callspec.params:
+        return 0, item.nodeid
+    index, token = callspec.params["student"], _submission_id(callspec.params["student"])
+    nodeid = item.nodeid
+    for old, new in ((f"[{token}]", ""), (f"[{token}-", "["), (f"-{token}]", "]"), (f"-{token}-", "-")):
+        nodeid = nodeid.replace(old, new)
+    return index, nodeid
 
 
 @pytest.fixture
@@ -146,7 +177,8 @@ def pytest_runtest_makereport(item, call):
     seed = getattr(item, "callspec", None) and item.callspec.params.get("grade_seed")
     title = rules.first_line(item.function)
     name = title if seed is None else f"{title} [seed {seed}]"
-    record = {"id": item.nodeid, "name": name, "max_score": points, "score": 0.0,
+    index, grader = _submission(item)
+    record = {"id": grader, "name": name, "max_score": points, "score": 0.0,
               "output": "", "internal_error": False,
               "seed": seed if seed is not None else item.config.getoption("--grade-seed")}
     if report.passed:
@@ -162,14 +194,15 @@ def pytest_runtest_makereport(item, call):
         record["output"] = rules.internal_error(kind)
         record["output_en"], record["output_es"] = record["output"].split("\n", 1)
         record["internal_error"] = True
-    results[item.nodeid] = record
+    results[item.nodeid] = (index, record)
 
 
 def pytest_sessionfinish(session, exitstatus):
     path = session.config.getoption("--grade-report")
     if path:
-        records = list(session.config.stash[_RESULTS].values())
-        peak = session.config.stash.get(_PEAK, None)
-        slowest = session.config.stash.get(_SLOWEST, None)
-        Path(path).write_text(json.dumps({"tests": records, "worker_peak_kib": peak, "slowest_call": slowest},
-                                         indent=1), encoding="utf-8")
+        stash = session.config.stash
+        entries = [{"tests": [], "worker_peak_kib": stash[_PEAK].get(i), "slowest_call": stash[_SLOWEST].get(i)}
+                   for i in range(len(session.config.getoption("--submission")))]
+        for index, record in stash[_RESULTS].values():
+            entries[index]["tests"].append(record)
+        Path(path).write_text(json.dumps({"submissions": entries}, indent=1), encoding="utf-8")

@@ -77,50 +77,55 @@ def grading_env() -> dict[str, str]:
     return env
 
 
-def run_graders(assignment: Assignment, submission: Path, *, seed: int, isolation: str,
+def run_graders(assignment: Assignment, submissions: list[Path], *, seed: int, isolation: str,
                 timeout: float, hide: list[Path], memory_gib: float = DEFAULT_MEMORY_GIB,
-                budget: float = DEFAULT_BUDGET, seeds: list[int] = (), log=None) -> AssignmentResult:
-    """Run one assignment's hidden graders in a fresh grading process.
+                budget: float = DEFAULT_BUDGET, seeds: list[int] = (), log=None) -> list[AssignmentResult]:
+    """Run one assignment's hidden graders in a fresh grading process, for each submission
+    (each with its own student process); one result per submission, in order.
 
     ``python -I``: neither its working folder (a private one) nor PYTHON* variables reach
     its import path, so no file anybody writes can be imported into it.
     """
     start = time.monotonic()
-    limit = budget + GRADER_OVERHEAD
+    limit = len(submissions) * budget + GRADER_OVERHEAD
     with tempfile.TemporaryDirectory(prefix="course-graders-") as tmp:
         report = Path(tmp) / "report.json"
         cmd = [
             sys.executable, "-I", "-m", "pytest", str(course.GRADERS_DIR / assignment.name),
             "-c", str(course.GRADERS_DIR / "pytest.ini"), "--rootdir", str(course.GRADERS_DIR),
-            "-p", "autograder.grading.pytest_plugin", "-q", "--no-header",
-            "--submission", str(submission), "--assignment", assignment.name,
+            "-p", "autograder.grading.pytest_plugin", "-q", "--no-header", "--assignment", assignment.name,
             "--grade-seed", str(seed), "--grade-report", str(report),
             "--grade-timeout", str(timeout), "--isolation", isolation,
             "--grade-memory", str(memory_gib), "--grade-budget", str(budget),
             "--grade-seeds", ",".join(map(str, seeds)),
         ]
+        for submission in submissions:
+            cmd += ["--submission", str(submission)]
         for path in hide:
             cmd += ["--hide", str(path)]
         try:
             proc = subprocess.run(cmd, cwd=tmp, env=grading_env(), capture_output=True, text=True, timeout=limit)
         except subprocess.TimeoutExpired:
-            raise GradingError(f"the graders of {assignment.name} ran past {limit} s") from None
+            raise GradingError(f"the graders of {assignment.name} ran past {limit:g} s") from None
         if log is not None:
             log.write(f"===== graders of {assignment.name} (exit {proc.returncode})\n{proc.stdout}{proc.stderr}\n")
         if proc.returncode not in (0, 1) or not report.is_file():
             last = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or ["no output"]
             raise GradingError(f"the graders of {assignment.name} could not run "
                                f"(pytest exit {proc.returncode}): {last[0]}")
-        report_data = json.loads(report.read_text(encoding="utf-8"))
-    result = AssignmentResult(assignment, report_data["tests"], time.monotonic() - start,
-                              peak_kib=report_data.get("worker_peak_kib") or {},
-                              slowest_call=report_data.get("slowest_call") or {})
-    if not (submission / assignment.name).is_dir():
-        result.note = "missing from the submission / no está en la entrega"
-    elif assignment.requires:
-        short = ", ".join(name.split("_")[0] for name in assignment.requires)
-        result.note = f"with reference {short} / con {short} de referencia"
-    return result
+        entries = json.loads(report.read_text(encoding="utf-8"))["submissions"]
+    seconds = (time.monotonic() - start) / len(submissions)
+    results = []
+    for submission, entry in zip(submissions, entries, strict=True):
+        result = AssignmentResult(assignment, entry["tests"], seconds, peak_kib=entry.get("worker_peak_kib") or {},
+                                  slowest_call=entry.get("slowest_call") or {})
+        if not (submission / assignment.name).is_dir():
+            result.note = "missing from the submission / no está en la entrega"
+        elif assignment.requires:
+            short = ", ".join(name.split("_")[0] for name in assignment.requires)
+            result.note = f"with reference {short} / con {short} de referencia"
+        results.append(result)
+    return results
 
 
 def results_json(results: list[AssignmentResult], seed: int, isolation: str, seconds: float, *,
@@ -184,13 +189,23 @@ def default_jobs() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
 
-def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[str] | None = None,
-          isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
-          jobs: int | None = None, memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET,
-          seeds: list[int] = (), visibility: str = "visible", lang: str = "both", echo=print) -> dict:
+def grade(submission: Path, out: Path, **options) -> dict:
     """Grade ``submission`` into ``out/results.json`` (with ``junit.xml`` and ``summary.md``
-    beside it); returns that dict. ``visibility``: Gradescope's for every graded test;
-    ``lang``: the feedback's language ("both", "en", "es").
+    beside it); returns that dict. The options are :func:`grade_many`'s."""
+    return grade_many([submission], out, **options)[0]
+
+
+def grade_many(submissions: list[Path], out: Path, *, seed: int | None = None, only: list[str] | None = None,
+               isolation: str = "auto", timeout: float = DEFAULT_TIMEOUT, debug: bool = False,
+               jobs: int | None = None, memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET,
+               seeds: list[int] = (), visibility: str = "visible", lang: str = "both", echo=print) -> list[dict]:
+    """Grade each submission: one alone into ``out/``, several each into ``out/<folder
+    name>/``; returns their results.json dicts in order. ``visibility``: Gradescope's for
+    every graded test; ``lang``: the feedback's language ("both", "en", "es").
+
+    Several submissions share one grading process per assignment, each with its own student
+    process: the same verdicts as grading them one by one, without a grading process's
+    start-up per submission (an instructor checking the graders against many variants).
 
     ``seeds``: run every grader that draws random inputs once per seed, in one grading
     process per assignment (a check that the same code gets the same verdict at every
@@ -198,8 +213,13 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
     """
     started = time.monotonic()
     assignments = [course.get(name) for name in only] if only else list(course.ASSIGNMENTS)
-    submission = submission.resolve()
-    check_submission(submission, [a.name for a in course.ASSIGNMENTS])
+    submissions = [path.resolve() for path in submissions]
+    for submission in submissions:
+        check_submission(submission, [a.name for a in course.ASSIGNMENTS])
+    several = len(submissions) > 1
+    names = [path.name for path in submissions]
+    if len(set(names)) < len(names):
+        raise GradingError("the submissions' folder names must differ: each names its results folder under --out")
     try:
         isolation = resolve_isolation(isolation)
     except (ValueError, RuntimeError) as exc:
@@ -207,7 +227,8 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
     seed = secrets.randbelow(2**31) if seed is None else seed
     out.mkdir(parents=True, exist_ok=True)
     hide = hidden_paths([out.resolve()])
-    echo(f"Grading {submission} (seed {seed}, student code isolation: {isolation})")
+    what = f"{len(submissions)} submissions" if several else str(submissions[0])
+    echo(f"Grading {what} (seed {seed}, student code isolation: {isolation})")
     if isolation == "none":
         echo("warning: no namespace sandbox on this machine; student code can read files by absolute path")
     echo("  limits on student code: " + "; ".join(limits_summary(isolation, memory_gib, budget)))
@@ -215,19 +236,44 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
     logs = {a.name: io.StringIO() for a in assignments} if debug else {}
     echo(f"  grading {len(assignments)} assignment(s), {jobs} at a time")
 
-    def run(a: Assignment) -> AssignmentResult:
-        result = run_graders(a, submission, seed=seed, isolation=isolation, timeout=timeout, hide=hide,
-                             memory_gib=memory_gib, budget=budget, seeds=seeds, log=logs.get(a.name))
-        echo(f"  {a.name}: {_fmt(result.score)}/{_fmt(result.max_score)} in {result.seconds:.1f} s", flush=True)
-        return result
+    def run(a: Assignment) -> list[AssignmentResult]:
+        results = run_graders(a, submissions, seed=seed, isolation=isolation, timeout=timeout, hide=hide,
+                              memory_gib=memory_gib, budget=budget, seeds=seeds, log=logs.get(a.name))
+        if several:
+            echo(f"  {a.name}: {len(results)} submissions in {sum(r.seconds for r in results):.1f} s", flush=True)
+        else:
+            echo(f"  {a.name}: {_fmt(results[0].score)}/{_fmt(results[0].max_score)} in {results[0].seconds:.1f} s",
+                 flush=True)
+        return results
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        results = list(pool.map(run, assignments))  # course order, whatever finishes first
+        by_assignment = list(pool.map(run, assignments))  # course order, whatever finishes first
     if debug:
         (out / "grader-log.txt").write_text("".join(log.getvalue() for log in logs.values()), encoding="utf-8")
-    data = results_json(results, seed, isolation, time.monotonic() - started, visibility=visibility, seeds=seeds,
-                        lang=lang)
-    reports.write_all(out, data)
+    seconds = (time.monotonic() - started) / len(submissions)
+    graded = []
+    for i, submission in enumerate(submissions):
+        results = [per_submission[i] for per_submission in by_assignment]
+        data = results_json(results, seed, isolation, seconds, visibility=visibility, seeds=seeds, lang=lang)
+        folder = out / submission.name if several else out
+        folder.mkdir(exist_ok=True)
+        reports.write_all(folder, data)
+        graded.append(data)
+        if several:
+            echo(f"  {submission.name}: " + ", ".join(
+                f"{r.assignment.name.split('_')[0]} {_fmt(r.score)}/{_fmt(r.max_score)}" for r in results))
+        else:
+            _report(results, out, data, memory_gib, lang, echo)
+    if several:
+        echo(f"\nResults: {out}/<submission>/results.json ({time.monotonic() - started:.1f} s)")
+    internal = sum(t["internal_error"] for per_submission in by_assignment for r in per_submission for t in r.tests)
+    if internal:
+        raise GradingError(f"{internal} test(s) failed inside the grader itself, not the submission; see the results")
+    return graded
+
+
+def _report(results: list[AssignmentResult], out: Path, data: dict, memory_gib: float, lang: str, echo) -> None:
+    """The console summary of one submission: scores, memory, slowest call, lost points."""
     echo("")
     echo(table(results))
     peaks = [f"{r.assignment.name.split('_')[0]} {r.peak_kib['address_space'] / 2**20:.2f}/"
@@ -246,8 +292,4 @@ def grade(submission: Path, out: Path, *, seed: int | None = None, only: list[st
             echo(f"  {name} · {reports.title(t['name'], lang)}")
             for text in _why(t, lang):
                 echo(f"      {text}")
-    internal = sum(t["internal_error"] for r in results for t in r.tests)
     echo(f"\nResults: {out / 'results.json'} ({data['execution_time']:.1f} s)")
-    if internal:
-        raise GradingError(f"{internal} test(s) failed inside the grader itself, not the submission; see the results")
-    return data

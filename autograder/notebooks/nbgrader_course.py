@@ -380,16 +380,18 @@ def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: l
             except extract.NotebookUploadError as exc:
                 converted[student] = ({}, [str(exc)])
 
-    def one(student: str):
-        modules, conversion = converted[student]
-        if not modules:
-            return student, ({}, conversion)
-        with tempfile.TemporaryDirectory(prefix="course-verdict-") as out:
-            data = sandboxed.grade_modules(modules, assignment, seed, Path(out))
-        return student, (sandboxed.verdicts(data), conversion)
+    found = {student: ({}, conversion) for student, (modules, conversion) in converted.items() if not modules}
+    graded = [student for student in converted if student not in found]
+    # One grading process per share of the students (each with a student process), a share per core.
+    shares = max(1, min(2, os.cpu_count() or 1, len(graded)))
 
-    with ThreadPoolExecutor(max_workers=max(1, min(2, os.cpu_count() or 1))) as pool:
-        return dict(pool.map(one, converted))
+    def share(part: list[str]) -> list[tuple[str, dict]]:
+        return list(zip(part, sandboxed.grade_modules([converted[s][0] for s in part], assignment, seed)))
+
+    with ThreadPoolExecutor(max_workers=shares) as pool:
+        for part in pool.map(share, [graded[i::shares] for i in range(shares)] if graded else []):
+            found.update({student: (sandboxed.verdicts(data), converted[student][1]) for student, data in part})
+    return {student: found[student] for student in converted}
 
 
 def _record_verdicts(course_dir: Path, assignment: course.Assignment, graded: dict[str, tuple[dict, list[str]]],

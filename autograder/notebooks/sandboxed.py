@@ -26,7 +26,7 @@ from pathlib import Path
 from .. import course
 from ..course import Assignment
 from ..grading import rules
-from ..grading.runner import grade
+from ..grading.runner import grade_many
 from . import build
 
 
@@ -37,15 +37,20 @@ class CellVerdict:
     output: str  # the grader's message (empty when it passed)
 
 
-def grade_modules(modules: dict[str, str], assignment: Assignment, seed: int, out: Path) -> dict:
-    """Grade a notebook's module form (:func:`extract.module_form`) into ``out``, as
-    ``python -m autograder grade`` would grade those files; returns the results."""
+def grade_modules(submissions: list[dict[str, str]], assignment: Assignment, seed: int) -> list[dict]:
+    """Grade notebooks' module forms (:func:`extract.module_form`), each as ``python -m
+    autograder grade`` would grade those files, in one run (a grading process for all, a
+    student process each); returns their results in order."""
     with tempfile.TemporaryDirectory(prefix="course-notebook-") as tmp:
-        folder = Path(tmp) / "submission" / assignment.name
-        folder.mkdir(parents=True)
-        for name, text in modules.items():
-            (folder / name).write_text(text, encoding="utf-8")
-        return grade(folder.parent, out, seed=seed, only=[assignment.name], jobs=1, echo=lambda *a, **k: None)
+        folders = []
+        for n, modules in enumerate(submissions):
+            folder = Path(tmp) / f"submission{n}" / assignment.name
+            folder.mkdir(parents=True)
+            for name, text in modules.items():
+                (folder / name).write_text(text, encoding="utf-8")
+            folders.append(folder.parent)
+        return grade_many(folders, Path(tmp) / "out", seed=seed, only=[assignment.name], jobs=1,
+                          echo=lambda *a, **k: None)
 
 
 def verdicts(data: dict) -> dict[str, CellVerdict]:

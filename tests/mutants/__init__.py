@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import course
-from helpers import Graded, make_submission, run_grade
+from helpers import Graded, make_submission, run_grade_many
 
 SEEDS = (1, 2, 3, 4, 5)  # every mutant is graded at each of these seeds, in one run
+BATCH = 6  # mutants of one assignment graded by one `grade` run (one grading process)
 
 
 @dataclass(frozen=True)
@@ -77,10 +78,26 @@ class Verdict:
         return [name for name, t in self.failed(seed).items() if phrase.lower() in t["output"].lower()]
 
 
+def batches(keys) -> dict[tuple[str, str], str]:
+    """(assignment, mistake) -> the name of its batch: up to BATCH mistakes of one
+    assignment, graded together."""
+    named, count = {}, {}
+    for key in sorted(keys):
+        n = count[key[0]] = count.get(key[0], 0) + 1
+        named[key] = f"{key[0]}-{(n - 1) // BATCH}"
+    return named
+
+
 def grade(assignment: str, mutant: Mutant, workdir: Path, seeds=SEEDS) -> Verdict:
-    sub = make_submission(workdir / "sub", {f"{assignment}/{mutant.module}": mutant.edits})
+    return grade_many(assignment, [mutant], workdir, seeds)[0]
+
+
+def grade_many(assignment: str, corpus: list[Mutant], workdir: Path, seeds=SEEDS) -> list[Verdict]:
+    """Each mutant of ``assignment`` graded at every seed, all in one `grade` run."""
+    subs = [make_submission(workdir / f"mutant{i}", {f"{assignment}/{m.module}": m.edits})
+            for i, m in enumerate(corpus)]
     seed_list = ",".join(str(s) for s in seeds)
-    graded = run_grade(sub, workdir / "out", "--only", assignment, "--seeds", seed_list)
-    if graded.rc != 0:
-        raise RuntimeError(f"grading failed ({graded.rc}): {graded.stderr[-2000:]}")
-    return Verdict(graded, assignment, tuple(seeds))
+    graded = run_grade_many(subs, workdir / "out", "--only", assignment, "--seeds", seed_list)
+    if graded[0].rc != 0:
+        raise RuntimeError(f"grading failed ({graded[0].rc}): {graded[0].stderr[-2000:]}")
+    return [Verdict(g, assignment, tuple(seeds)) for g in graded]
