@@ -171,14 +171,21 @@ def test_ctrl_c_keeps_what_was_graded(tmp_path):
     folder.mkdir()
     for n in range(6):
         shutil.copytree(SOLUTIONS / A1, folder / f"s{n}" / A1, ignore=shutil.ignore_patterns("test_*", "__pycache__"))
+    # The third student's code starts 10 s late (within --timeout), so Ctrl-C surely comes
+    # while the class is still being graded (a loaded CI run once failed here, every student done).
+    (folder / "s2" / A1 / "slow_helper.py").write_text("import time\ntime.sleep(10)\n", encoding="utf-8")
+    masks = folder / "s2" / A1 / "masks.py"
+    masks.write_text("import slow_helper  # noqa: F401\n" + masks.read_text(encoding="utf-8"), encoding="utf-8")
     out = tmp_path / "out"
+    options = ["--only", A1, "--seed", "5", "--timeout", "60"]
     proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade-class", str(folder), "--out", str(out),
-                             "--only", A1, "--seed", "5"], cwd=ROOT, stdout=subprocess.PIPE,
+                             *options], cwd=ROOT, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
     lines = []
     for line in proc.stdout:
         lines.append(line)
         if "[2/6]" in line:
+            assert proc.poll() is None, "".join(lines)
             proc.send_signal(signal.SIGINT)
             break
     rest, _ = proc.communicate(timeout=600)
@@ -186,7 +193,7 @@ def test_ctrl_c_keeps_what_was_graded(tmp_path):
     graded = [s for s in sorted(os.listdir(out)) if (out / s / "fingerprint.txt").is_file()]
     assert 2 <= len(graded) < 6, graded
     assert not (out / "grades.csv").exists()
-    again = _cli("grade-class", str(folder), "--out", str(out), "--only", A1, "--seed", "5")
+    again = _cli("grade-class", str(folder), "--out", str(out), *options)
     assert again.returncode == 0, again.stdout + again.stderr
     assert f"{len(graded)} already graded" in again.stdout
     assert f"[{6 - len(graded)}/{6 - len(graded)}]" in again.stdout
