@@ -64,6 +64,7 @@ from pathlib import Path
 from .. import course
 from ..authoring.sync import mirror
 from ..grading.rules import SEED_VARIABLE
+from ..grading.runner import default_jobs
 from ..settings import thread_env
 from . import build as notebooks
 from . import extract, sandboxed, scan, selfcheck
@@ -383,7 +384,7 @@ def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: l
     found = {student: ({}, conversion) for student, (modules, conversion) in converted.items() if not modules}
     graded = [student for student in converted if student not in found]
     # One grading process per share of the students (each with a student process), a share per core.
-    shares = max(1, min(2, os.cpu_count() or 1, len(graded)))
+    shares = max(1, min(default_jobs(), len(graded)))
 
     def share(part: list[str]) -> list[tuple[str, dict]]:
         return list(zip(part, sandboxed.grade_modules([converted[s][0] for s in part], assignment, seed)))
