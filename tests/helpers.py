@@ -36,6 +36,15 @@ class Graded:
         return {name for name, t in self.tests(assignment).items() if t["score"] < t["max_score"]}
 
 
+def interruptible(cmd: list[str]) -> list[str]:
+    """``cmd`` started with SIGINT at its default, as a shell in a terminal starts it, so that
+    Ctrl-C (``send_signal(SIGINT)``) reaches it. A script that runs pytest in the background
+    (``pytest ... &``) starts it with SIGINT ignored, and every child inherits that; Python
+    then never raises KeyboardInterrupt. ``exec`` keeps the process id."""
+    reset = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])"
+    return [sys.executable, "-c", reset, *map(str, cmd)]
+
+
 def run_grade(submission: Path, out: Path, *args: str, env: dict | None = None, timeout: float = 600) -> Graded:
     return run_grade_many([submission], out, *args, env=env, timeout=timeout)[0]
 

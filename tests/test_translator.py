@@ -16,6 +16,7 @@ import torch
 
 from autograder import course
 from autograder.translator import checkpoint
+from helpers import interruptible
 
 pytestmark = pytest.mark.xdist_group("translator")  # one worker builds its costly fixture (conftest.py)
 
@@ -105,8 +106,9 @@ def test_evaluate_prints_scores_with_signatures(trained, tmp_path):
 def test_ctrl_c_saves_and_resume_continues(tmp_path):
     """Does Ctrl-C leave a usable checkpoint, and does --resume continue from its step to the budget?"""
     out = tmp_path / "model.pt"
-    proc = subprocess.Popen([sys.executable, "-m", "autograder.translator", "train", "--epochs", "3", *TINY,
-                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(interruptible([sys.executable, "-m", "autograder.translator", "train", "--epochs", "3",
+                                          *TINY, "--out", out]),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
     while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.5)  # the first checkpoint comes at the end of epoch 1
