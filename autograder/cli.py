@@ -15,8 +15,8 @@ from .authoring.sync import differences, sync
 from .grading import batch, reports
 from .grading.runner import GradingError, grade_many
 from .notebooks import nbgrader_course
-from .notebooks.build import LANGS, NotebookError
 from .notebooks.nbgrader_course import NbgraderError
+from .notebooks.sources import LANGS, NotebookError
 from .platforms import classroom, gradescope
 from .settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 

@@ -19,14 +19,14 @@ from autograder import course
 from autograder.authoring import release
 from autograder.authoring.stubs import code_lines, distinctive_solution_lines, solution_texts
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import nbgrader_course
+from autograder.notebooks import nbgrader_course, sources
 from helpers import ROOT, SOLUTIONS, run_grade
 
 pytestmark = pytest.mark.xdist_group("nbgrader_loop")  # one worker builds its costly fixture (conftest.py)
 
 LANG = "es"
 SEED = "7"
-ASSIGNMENTS = [a for a in course.ASSIGNMENTS if notebooks.has_narrative(a, LANG)]
+ASSIGNMENTS = [a for a in course.ASSIGNMENTS if sources.has_narrative(a, LANG)]
 TRACEBACK_LINE = re.compile(r"^[ \t]*(?:-*>[ \t]*)?\d+[ \t]", re.MULTILINE)
 STUDENTS = ("solved", "blank", "partial")  # the solution notebook, the untouched release, one gap filled
 
@@ -69,7 +69,7 @@ def loop(tmp_path_factory):
     result = Loop(course_dir, built, None)
     result.seconds["build"] = time.monotonic() - start
     for a in ASSIGNMENTS:
-        name = notebooks.notebook_name(a)
+        name = sources.notebook_name(a)
         source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
         released = json.loads((course_dir / "release" / a.name / name).read_text(encoding="utf-8"))
         by_id = {c["metadata"]["nbgrader"]["grade_id"]: c for c in source["cells"]}
@@ -97,7 +97,7 @@ def test_build_writes_the_course_and_releases_every_assignment(loop):
     c = loop.course
     assert ASSIGNMENTS and (c / "nbgrader_config.py").is_file() and (c / "gradebook.db").is_file()
     for a in ASSIGNMENTS:
-        name = notebooks.notebook_name(a)
+        name = sources.notebook_name(a)
         assert (c / "source" / a.name / name).is_file() and (c / "release" / a.name / name).is_file()
         for rel, data in notebooks.notebook_files(a).items():  # data files and the self-check
             assert (c / "release" / a.name / rel).read_bytes() == data
@@ -126,7 +126,7 @@ def test_autograde_prints_progress_and_writes_feedback(loop):
         for student in STUDENTS:
             score, total = loop.grades[(a.name, student)]
             assert f"{a.name}  {student}  {score:g} / {total:g}" in out
-            page = loop.course / "feedback" / student / a.name / notebooks.notebook_name(a).replace(".ipynb", ".html")
+            page = loop.course / "feedback" / student / a.name / sources.notebook_name(a).replace(".ipynb", ".html")
             assert page.is_file()
     blank = release.readable_text(loop.course / "feedback" / "blank" / "a1_attention" / "a1_attention.html")
     # Each hidden test cell shows the sandbox's verdict, whatever the kernel printed there.
@@ -144,7 +144,7 @@ def _hidden_lines(loop):
     for a in ASSIGNMENTS:
         import nbformat
 
-        nb = nbformat.read(loop.course / "source" / a.name / notebooks.notebook_name(a), as_version=4)
+        nb = nbformat.read(loop.course / "source" / a.name / sources.notebook_name(a), as_version=4)
         lines.update(notebooks.hidden_sources(nb))
     return lines
 
@@ -219,7 +219,7 @@ def _partial_modules(loop, folder: Path) -> Path:
     replaced by that notebook cell's code: the same code in module form."""
     shutil.copytree(ROOT / "assignments", folder, ignore=shutil.ignore_patterns("test_*", "conftest.py", "__pycache__"))
     for a in ASSIGNMENTS:
-        name = notebooks.notebook_name(a)
+        name = sources.notebook_name(a)
         nb = json.loads((loop.course / "submitted" / "partial" / a.name / name).read_text(encoding="utf-8"))
         cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("solution")
                     and c["metadata"]["nbgrader"]["grade_id"].startswith("code-"))

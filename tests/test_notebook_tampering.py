@@ -11,7 +11,7 @@ from autograder import course
 from autograder.authoring import release
 from autograder.authoring.stubs import code_lines, distinctive_solution_lines
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import nbgrader_course
+from autograder.notebooks import nbgrader_course, sources
 from autograder.notebooks import scan as notebook_scan
 from autograder.notebooks.scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
 from helpers import SOLUTIONS
@@ -125,8 +125,8 @@ def test_notebook_scan_numbers_cells_and_skips_only_the_cells_the_build_wrote():
 def test_course_notebooks_scan_clean():
     """Do every assignment's source notebook (solutions included) and student notebook scan clean, in every language?"""
     for assignment in course.ASSIGNMENTS:
-        for lang in notebooks.LANGS:
-            if not notebooks.has_narrative(assignment, lang):
+        for lang in sources.LANGS:
+            if not sources.has_narrative(assignment, lang):
                 continue
             nb = json.loads(json.dumps(notebooks.build(assignment, lang)))
             trusted = trusted_sources(nb)
@@ -162,7 +162,7 @@ def _a1_course(tmp_path):
     built = _cli("nbgrader", "build", "--course", str(course_dir), "--lang", LANG)
     assert built.returncode == 0, built.stdout + built.stderr
     a = course.get("a1_attention")
-    name = notebooks.notebook_name(a)
+    name = sources.notebook_name(a)
     source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
     released = json.loads((course_dir / "release" / a.name / name).read_text(encoding="utf-8"))
     return course_dir, a, name, source, released

@@ -13,12 +13,13 @@ from autograder import course
 from autograder.authoring import release
 from autograder.authoring.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, distinctive_solution_lines, solution_texts
 from autograder.notebooks import build as notebooks
+from autograder.notebooks import sources
 from helpers import SOLUTIONS
 
 pytestmark = pytest.mark.xdist_group("notebooks")  # one worker builds its costly fixture (conftest.py)
 
-NARRATED = [a for a in course.ASSIGNMENTS if any(notebooks.has_narrative(a, lang) for lang in notebooks.LANGS)]
-CASES = [(a, lang) for a in NARRATED for lang in notebooks.LANGS]
+NARRATED = [a for a in course.ASSIGNMENTS if any(sources.has_narrative(a, lang) for lang in sources.LANGS)]
+CASES = [(a, lang) for a in NARRATED for lang in sources.LANGS]
 HIDDEN_CALL = re.compile(r"^# (\S+::\w+): graded in the sandbox", re.MULTILINE)
 
 
@@ -40,8 +41,8 @@ def test_assignments_one_to_five_have_both_narratives():
     names = {a.name for a in NARRATED}
     assert {"a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer", "a5_decoding"} <= names
     for a in NARRATED:
-        for lang in notebooks.LANGS:
-            assert notebooks.has_narrative(a, lang), f"{a.name} has no notebook.{lang}.md"
+        for lang in sources.LANGS:
+            assert sources.has_narrative(a, lang), f"{a.name} has no notebook.{lang}.md"
 
 
 def test_every_narrative_builds_into_a_valid_nbgrader_source_notebook(built):
@@ -116,7 +117,7 @@ def test_student_notebooks_hold_no_solution_and_no_hidden_test(built, tmp_path):
 def test_bad_narratives_are_errors_with_a_line(tmp_path):
     """Do an unknown directive, an unknown or repeated grader and a missing grader name the problem?"""
     a1 = course.get("a1_attention")
-    good = notebooks.narrative_path(a1, "en").read_text(encoding="utf-8")
+    good = sources.narrative_path(a1, "en").read_text(encoding="utf-8")
     cases = {
         "<!-- codes: masks.causal_mask -->": "unknown directive 'codes'",
         "<!-- hidden: a1_attention/test_masks.py::test_nothing -->": "no hidden grader",
@@ -126,10 +127,10 @@ def test_bad_narratives_are_errors_with_a_line(tmp_path):
     }
     for line, message in cases.items():
         builder = notebooks._Builder(a1, "en", tmp_path / "notebook.en.md")
-        with pytest.raises(notebooks.NotebookError, match=message):
+        with pytest.raises(sources.NotebookError, match=message):
             builder.parse(good + "\n" + line + "\n")
     builder = notebooks._Builder(a1, "en", tmp_path / "notebook.en.md")
-    with pytest.raises(notebooks.NotebookError, match="test_gradients"):
+    with pytest.raises(sources.NotebookError, match="test_gradients"):
         builder.parse(good.replace("<!-- hidden: a1_attention/test_attention.py::test_gradients -->", ""))
 
 

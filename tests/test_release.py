@@ -12,6 +12,7 @@ import pytest
 from autograder import course
 from autograder.authoring import release, stubs
 from autograder.notebooks import build as notebooks
+from autograder.notebooks import sources
 from helpers import ROOT
 
 pytestmark = pytest.mark.xdist_group("release")  # one worker builds its costly fixture (conftest.py)
@@ -55,7 +56,7 @@ def test_release_holds_the_student_notebooks_of_the_chosen_language(released, re
     """Does the release hold every narrated notebook (Spanish by default, English with --lang en),
     stubbed, with its data?"""
     for a in course.ASSIGNMENTS:
-        if not notebooks.has_narrative(a, "es"):
+        if not sources.has_narrative(a, "es"):
             continue
         folder = released / "notebooks" / a.name
         nb = json.loads((folder / f"{a.name}.ipynb").read_text(encoding="utf-8"))

@@ -11,11 +11,11 @@ from nbclient import NotebookClient
 from autograder import course
 from autograder.authoring import release
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import selfcheck
+from autograder.notebooks import selfcheck, sources
 
 pytestmark = pytest.mark.xdist_group("notebooks")
 
-NARRATED = [a for a in course.ASSIGNMENTS if notebooks.has_narrative(a, "en")]
+NARRATED = [a for a in course.ASSIGNMENTS if sources.has_narrative(a, "en")]
 
 
 def _defined(cell) -> set[str]:
@@ -26,7 +26,7 @@ def _defined(cell) -> set[str]:
     return names
 
 
-@pytest.mark.parametrize("lang", notebooks.LANGS)
+@pytest.mark.parametrize("lang", sources.LANGS)
 def test_each_public_test_file_has_one_check_cell_after_what_it_imports(lang):
     """Is there one locked check("<module>") cell per public test file, after every cell that
     defines a name those tests import?"""

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .. import course
 from ..notebooks import build as notebooks
+from ..notebooks import sources
 from ..platforms import classroom as github_classroom
 from .stubs import (
     BEGIN_HIDDEN,
@@ -54,8 +55,8 @@ def _prepare(out: Path) -> None:
 def build(out: Path, lang: str = "es", classroom: bool = False) -> list[str]:
     """Write the release to ``out``; returns the relative paths written. ``classroom``: add
     GitHub Classroom's autograding workflow (public tests only, see platforms/classroom.py)."""
-    if lang not in notebooks.LANGS:
-        raise ReleaseError(f"unknown language {lang!r}; choose one of {', '.join(notebooks.LANGS)}")
+    if lang not in sources.LANGS:
+        raise ReleaseError(f"unknown language {lang!r}; choose one of {', '.join(sources.LANGS)}")
     out = out.resolve()
     root = course.course_root()
     if out == root or root in out.parents:
@@ -89,14 +90,14 @@ def _write_notebooks(folder: Path, lang: str) -> list[str]:
     """``notebooks/<assignment>/<assignment>.ipynb`` (student version), its data files and its self-check."""
     written = []
     for assignment in course.ASSIGNMENTS:
-        if not notebooks.has_narrative(assignment, lang):
+        if not sources.has_narrative(assignment, lang):
             continue
         target = folder / assignment.name
         nb = notebooks.student_version(notebooks.build(assignment, lang))
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.source = hints_in(cell.source, lang)
-        notebooks.write(nb, target / notebooks.notebook_name(assignment))
+        notebooks.write(nb, target / sources.notebook_name(assignment))
         for rel, data in notebooks.notebook_files(assignment).items():
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
             (target / rel).write_bytes(data)

@@ -1,8 +1,10 @@
 """The notebook form of the course.
 
-- ``build``: notebooks generated from the solutions and their narratives (sources).
+- ``sources``: what notebooks are made from: the narratives, the solution modules read as
+  syntax trees, and what an assignment brings from earlier ones.
+- ``build``: notebooks generated from those sources.
 - ``nbgrader_course``: the nbgrader course (``python -m autograder nbgrader ...``).
 - ``scan``: the static scan that refuses notebooks which tamper with the kernel.
 - ``kernel``: grading inside a student's kernel (nbgrader's hidden test cells); it depends
-  on ``grading`` and ``settings``, never on the nbgrader course build.
+  on ``grading``, ``settings`` and ``sources``, never on the notebook or nbgrader course build.
 """

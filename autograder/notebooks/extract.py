@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from .. import course
 from ..authoring.stubs import NOT_IMPLEMENTED, make_stub
 from ..course import Assignment
-from . import build
+from . import build, sources
 
 MAX_NOTEBOOK_BYTES = 20 << 20  # outputs with figures included
 _NBGRADER_STUB = re.compile(r"^([ \t]*)raise NotImplementedError\(\)[ \t]*$", re.MULTILINE)
@@ -65,7 +65,7 @@ def assignment_of(nb: dict, name: str = "") -> Assignment | None:
     meta = nb.get("metadata", {}).get("course", {})
     wanted = meta.get("assignment") if isinstance(meta, dict) else None
     for a in course.ASSIGNMENTS:
-        if a.name == wanted or (name and name == build.notebook_name(a)):
+        if a.name == wanted or (name and name == sources.notebook_name(a)):
             return a
     return None
 
@@ -122,7 +122,7 @@ def _reference(assignment: Assignment, lang: str) -> _Reference:
 def module_form(nb: dict, assignment: Assignment) -> Extracted:
     """The module files of ``assignment`` holding the student's code from ``nb``."""
     lang = nb.get("metadata", {}).get("course", {}).get("lang", "en")
-    ref = _reference(assignment, lang if lang in build.LANGS else "en")
+    ref = _reference(assignment, lang if lang in sources.LANGS else "en")
     mine: dict[str, str] = {}  # target name -> the student's definition
     helpers: dict[str, str] = {}  # any other name they defined -> its definition
     imports: dict[str, None] = {}  # their import statements, in order, once each

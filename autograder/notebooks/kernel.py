@@ -67,8 +67,8 @@ from ..grading.student import Student
 from ..sandbox.child import harness, wire
 from ..sandbox.process import StudentFailure
 from ..settings import DEFAULT_TIMEOUT, pin_torch_threads
-from .build import prerequisites
 from .scan import REFUSED_NAME
+from .sources import prerequisites
 
 
 class GradingFailure(AssertionError):

@@ -67,7 +67,7 @@ from ..grading.rules import SEED_VARIABLE
 from ..grading.runner import default_jobs
 from ..settings import thread_env
 from . import build as notebooks
-from . import extract, sandboxed, scan, selfcheck
+from . import extract, sandboxed, scan, selfcheck, sources
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
@@ -198,7 +198,7 @@ def source_files(assignment: course.Assignment, lang: str) -> dict[Path, bytes]:
     import nbformat
 
     nb = notebooks.build(assignment, lang)
-    files = {Path(notebooks.notebook_name(assignment)): (nbformat.writes(nb) + "\n").encode("utf-8")}
+    files = {Path(sources.notebook_name(assignment)): (nbformat.writes(nb) + "\n").encode("utf-8")}
     return files | notebooks.notebook_files(assignment)
 
 
@@ -209,8 +209,8 @@ def _points(assignment: course.Assignment) -> float:
 def build(course_dir: Path, lang: str = "es", log=print) -> list[str]:
     """Write the course and release every assignment; returns the assignments released."""
     _require_nbgrader()
-    if lang not in notebooks.LANGS:
-        raise NbgraderError(f"unknown language {lang!r}; choose one of {', '.join(notebooks.LANGS)}")
+    if lang not in sources.LANGS:
+        raise NbgraderError(f"unknown language {lang!r}; choose one of {', '.join(sources.LANGS)}")
     course_dir = course_dir.resolve()
     root = course.course_root()
     if course_dir == root or root in course_dir.parents:
@@ -224,15 +224,15 @@ def build(course_dir: Path, lang: str = "es", log=print) -> list[str]:
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as tmp:
         env = _kernel_env(Path(tmp))
         for assignment in course.ASSIGNMENTS:
-            if not notebooks.has_narrative(assignment, lang):
-                path = notebooks.narrative_path(assignment, lang).relative_to(course.course_root())
+            if not sources.has_narrative(assignment, lang):
+                path = sources.narrative_path(assignment, lang).relative_to(course.course_root())
                 log(f"skip {assignment.name}: no narrative in {lang!r} yet ({path})")
                 continue
             mirror(course_dir / "source" / assignment.name, source_files(assignment, lang))
             _nbgrader(course_dir, env, "generate_assignment", assignment.name, "--force")
             released.append(assignment.name)
             log(f"{assignment.name}: {_points(assignment):g} points, "
-                f"release/{assignment.name}/{notebooks.notebook_name(assignment)}")
+                f"release/{assignment.name}/{sources.notebook_name(assignment)}")
     log(f"course in {course_dir} ({lang}); hand out release/")
     return released
 
@@ -269,7 +269,7 @@ def _refused_notebook(release: dict, trusted: frozenset[str], message: str) -> d
 def _built(course_dir: Path, assignment: course.Assignment) -> tuple[dict, frozenset[str]]:
     """The released notebook, and the cell sources the build wrote (source and release):
     what a submitted notebook may hold without being the student's own code."""
-    notebook = notebooks.notebook_name(assignment)
+    notebook = sources.notebook_name(assignment)
     builds = [scan.read_notebook(course_dir / folder / assignment.name / notebook) for folder in ("source", "release")]
     if builds[1] is None:
         raise NbgraderError(f"{course_dir / 'release' / assignment.name / notebook} cannot be read; run build again")
@@ -280,7 +280,7 @@ def _stage(course_dir: Path, assignment: course.Assignment, students: list[str],
     """Write ``STAGING/submitted/<student>/<assignment>/`` for ``students``: the notebook
     (or, for a refused one, the refusal notebook) and ``timestamp.txt``. Returns the
     refused students and why."""
-    name, notebook = assignment.name, notebooks.notebook_name(assignment)
+    name, notebook = assignment.name, sources.notebook_name(assignment)
     release, trusted = _built(course_dir, assignment)
     given = {p.name for p in (course_dir / "source" / name).iterdir()}
     refused = {}
@@ -328,7 +328,7 @@ def _autograde_kernels(course_dir: Path, env: dict, assignment: course.Assignmen
     _nbgrader(course_dir, env, *args, failed_students=failed)
     if not failed:
         return
-    notebook = notebooks.notebook_name(assignment)
+    notebook = sources.notebook_name(assignment)
     _, trusted = _built(course_dir, assignment)
     en = (f"the notebook did not finish in nbgrader's kernel (a cell ran past {cell_timeout} s or the kernel "
           "stopped): it is shown without running it, graded in the sandbox as always")
@@ -370,7 +370,7 @@ def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: l
     """student -> (hidden test cell -> verdict, the conversion's notes): each submitted
     notebook in module form, graded in the sandbox (:mod:`.sandboxed`). Run before any
     student's kernel, so no notebook run by nbgrader can touch what is graded or how."""
-    notebook = notebooks.notebook_name(assignment)
+    notebook = sources.notebook_name(assignment)
     converted = {}  # student -> (module files, notes); ast.parse is run in this thread only
     for student in students:
         path = course_dir / "submitted" / student / assignment.name / notebook

@@ -27,7 +27,7 @@ from .. import course
 from ..course import Assignment
 from ..grading import rules
 from ..grading.runner import grade_many
-from . import build
+from . import sources
 
 
 @dataclass
@@ -118,7 +118,7 @@ def rewrite_outputs(path: Path, cells: dict[str, CellVerdict], notes: list[str],
 
 
 def autograded_notebook(course_dir: Path, student: str, assignment: Assignment) -> Path:
-    return course_dir / "autograded" / student / assignment.name / build.notebook_name(assignment)
+    return course_dir / "autograded" / student / assignment.name / sources.notebook_name(assignment)
 
 
 REMOVED = ("[output removed: it quoted the course's hidden material / salida eliminada: citaba material "
