@@ -14,7 +14,7 @@ from .authoring.stubs import MarkerError
 from .authoring.sync import differences, sync
 from .grading import batch, reports
 from .grading.runner import GradingError, grade_many
-from .notebooks import nbgrader_course
+from .notebooks import nbgrader_autograde, nbgrader_course
 from .notebooks.nbgrader_course import NbgraderError
 from .notebooks.sources import LANGS, NotebookError
 from .platforms import classroom, gradescope
@@ -104,7 +104,7 @@ def _nbgrader(args) -> int:
     if args.action == "build":
         nbgrader_course.build(Path(args.course), lang=args.lang)
     else:
-        nbgrader_course.autograde(Path(args.course), seed=args.seed, cell_timeout=args.cell_timeout)
+        nbgrader_autograde.autograde(Path(args.course), seed=args.seed, cell_timeout=args.cell_timeout)
     return 0
 
 

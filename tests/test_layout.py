@@ -154,12 +154,13 @@ def test_cycle_rule_fails_when_broken(tmp_path):
 
 def test_kernel_grading_stays_off_the_instructor_side():
     """Does the code that grades inside a student's kernel read the graders' rules from
-    grading/rules.py, without the pytest plugin, the notebook build, the nbgrader course build
-    or the release?"""
+    grading/rules.py, without the pytest plugin, the notebook build, the nbgrader course (build
+    or autograde) or the release?"""
     imported = imports_of(PACKAGE / "notebooks" / "kernel.py")
     assert "autograder.grading.rules" in imported
     banned = {"autograder.grading.pytest_plugin", "autograder.notebooks.build",
-              "autograder.notebooks.nbgrader_course", "autograder.authoring.release"}
+              "autograder.notebooks.nbgrader_course", "autograder.notebooks.nbgrader_autograde",
+              "autograder.authoring.release"}
     assert not imported & banned, imported
 
 

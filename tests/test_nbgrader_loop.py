@@ -19,7 +19,7 @@ from autograder import course
 from autograder.authoring import release
 from autograder.authoring.stubs import code_lines, distinctive_solution_lines, solution_texts
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import nbgrader_course, sources
+from autograder.notebooks import nbgrader_autograde, nbgrader_course, sources
 from helpers import ROOT, SOLUTIONS, run_grade
 
 pytestmark = pytest.mark.xdist_group("nbgrader_loop")  # one worker builds its costly fixture (conftest.py)
@@ -87,7 +87,7 @@ def loop(tmp_path_factory):
     result.autograde = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED)
     result.seconds["autograde"] = time.monotonic() - start
     assert result.autograde.returncode == 0, result.autograde.stdout + result.autograde.stderr
-    for row in nbgrader_course.read_grades(course_dir / "grades.csv"):
+    for row in nbgrader_autograde.read_grades(course_dir / "grades.csv"):
         result.grades[(row["assignment"], row["student_id"])] = (float(row["score"]), float(row["max_score"]))
     return result
 
@@ -200,7 +200,7 @@ def test_errors_are_one_clear_line(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert without.returncode == 2 and without.stderr.startswith("error: nbgrader is not installed"), without.stderr
     with pytest.raises(nbgrader_course.NbgraderError, match=r"`nbgrader autograde nothing` failed .*\n"):
-        nbgrader_course._nbgrader(tmp_path, dict(os.environ), "autograde", "nothing")
+        nbgrader_course.run_nbgrader(tmp_path, dict(os.environ), "autograde", "nothing")
     # `--course ../course` run from a checkout that is itself named course: refused, nothing written.
     for inside in (ROOT, ROOT / "course"):
         proc = _cli("nbgrader", "build", "--course", str(inside), timeout=120)

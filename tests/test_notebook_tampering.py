@@ -11,7 +11,7 @@ from autograder import course
 from autograder.authoring import release
 from autograder.authoring.stubs import code_lines, distinctive_solution_lines
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import nbgrader_course, sources
+from autograder.notebooks import nbgrader_autograde, sources
 from autograder.notebooks import scan as notebook_scan
 from autograder.notebooks.scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
 from helpers import SOLUTIONS
@@ -196,7 +196,7 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
 
     proc = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    rows = {r["student_id"]: r for r in nbgrader_course.read_grades(course_dir / "grades.csv")
+    rows = {r["student_id"]: r for r in nbgrader_autograde.read_grades(course_dir / "grades.csv")
             if r["assignment"] == a.name}
     points = sum(t.points for t in notebooks.grader_tests(a).values())
     assert {s: float(r["score"]) for s, r in rows.items()} == {"tamper": 0, "shadow": 0, "solved": points}
@@ -209,7 +209,7 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     assert "submitted/tamper/a1_attention/a1_attention.ipynb:cell 1:line 1: input_transformers_cleanup" in proc.stdout
     assert "not given to the kernel: autograder/" in proc.stdout
     assert _tree(course_dir / "submitted") == before
-    assert not (course_dir / nbgrader_course.STAGING).exists()
+    assert not (course_dir / nbgrader_autograde.STAGING).exists()
 
     page = release.readable_text(course_dir / "feedback" / "tamper" / a.name / name.replace(".ipynb", ".html"))
     assert "NO SUPERADO: 0 / 1" in page and "rechazado: la celda 1" in page
@@ -306,7 +306,7 @@ def test_tampering_notebooks_gain_nothing(tmp_path):
 
     proc = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED, "--cell-timeout", "5")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    scores = {r["student_id"]: float(r["score"]) for r in nbgrader_course.read_grades(course_dir / "grades.csv")
+    scores = {r["student_id"]: float(r["score"]) for r in nbgrader_autograde.read_grades(course_dir / "grades.csv")
               if r["assignment"] == a.name}
     points = sum(t.points for t in notebooks.grader_tests(a).values())
     print({s: scores[s] for s in submissions})
@@ -317,7 +317,7 @@ def test_tampering_notebooks_gain_nothing(tmp_path):
     # notebook is shown without running it, and graded in the sandbox like the others.
     assert scores["stubborn_loop"] == scores["honest"] and scores["loop"] == scores["honest"]
     assert f"{a.name}  stubborn_loop: the notebook did not finish in nbgrader's kernel" in proc.stdout
-    notes = {r["student_id"]: r["note"] for r in nbgrader_course.read_grades(course_dir / "grades.csv")
+    notes = {r["student_id"]: r["note"] for r in nbgrader_autograde.read_grades(course_dir / "grades.csv")
              if r["assignment"] == a.name}
     assert "did not finish in nbgrader's kernel" in notes["stubborn_loop"] and "no terminó" in notes["stubborn_loop"]
     assert notes["loop"] == notes["honest"] == ""
