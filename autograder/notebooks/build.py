@@ -256,7 +256,9 @@ class _Builder:
             parts = [self.text["prereq_header"].format(name=earlier.name, files=files)]
             modules = {}
             for mod_name, name in items:
-                mod = modules.setdefault(mod_name, SourceModule.load(earlier, mod_name))
+                if mod_name not in modules:  # parse each module once, not once per definition
+                    modules[mod_name] = SourceModule.load(earlier, mod_name)
+                mod = modules[mod_name]
                 parts.append(mod.text_of(mod.definitions()[name]))
             self.prereq_modules += [(earlier, m) for m in modules]
             source = parts[0] + "\n\n\n" + "\n\n\n".join(parts[1:])
