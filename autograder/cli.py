@@ -17,7 +17,7 @@ from .grading.runner import GradingError, grade_many
 from .notebooks import nbgrader_autograde, nbgrader_course
 from .notebooks.nbgrader_course import NbgraderError
 from .notebooks.sources import LANGS, NotebookError
-from .platforms import classroom, gradescope
+from .platforms import classroom, gradescope, gradescope_try
 from .settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 
@@ -63,6 +63,21 @@ def _gradescope(args) -> int:
 
 def _gradescope_run(args) -> int:
     return gradescope.run(Path(args.root))
+
+
+def _gradescope_try(args) -> int:
+    try:
+        trial = gradescope_try.run(Path(args.zip), Path(args.submission), keep=Path(args.keep) if args.keep else None,
+                                   python=args.python)
+    except gradescope_try.TryError as exc:
+        print(f"gradescope-try: {exc}", file=sys.stderr)
+        return 2
+    if args.verbose:
+        print(trial.stdout.rstrip())
+    print(f"score {trial.score:g} / {trial.max_score:g}  (run_autograder exit {trial.returncode})")
+    print(f"results: {trial.results}")
+    print(f"the whole folder, laid out as on Gradescope: {trial.results.parent.parent}")
+    return 0 if trial.returncode == 0 else 1
 
 
 def _classroom_instructor(args) -> int:
@@ -178,6 +193,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--root", default=os.environ.get("GRADESCOPE_ROOT", "/autograder"),
                    help="Gradescope's folder (default: $GRADESCOPE_ROOT or /autograder)")
     p.set_defaults(func=_gradescope_run)
+    p = sub.add_parser("gradescope-try", help="grade one submission with a built autograder zip in a folder laid "
+                       "out as Gradescope lays it out (source/, submission/, results/); prints the score")
+    p.add_argument("zip", help="the autograder zip that `gradescope --out` wrote")
+    p.add_argument("submission", help="what a student would upload: a folder, a zip or a notebook (.ipynb)")
+    p.add_argument("--keep", help="lay the folder out here (a new folder) instead of a temporary one")
+    p.add_argument("--python", default=sys.executable,
+                   help="the Python that stands for setup.sh's venv; it needs the requirements (default: this one)")
+    p.add_argument("-v", "--verbose", action="store_true", help="also print what run_autograder printed")
+    p.set_defaults(func=_gradescope_try)
 
     p = sub.add_parser("release",
                        help="write the student repository (stubs, public tests, data; no solutions or graders)")

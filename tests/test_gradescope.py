@@ -1,20 +1,29 @@
-"""`python -m autograder gradescope`: the zip Gradescope takes, and its run_autograder on a
-folder laid out like Gradescope's /autograder (source/, submission/, results/,
-submission_metadata.json), installed from the zip into a fresh virtual environment."""
+"""`python -m autograder gradescope`: the zip Gradescope takes, laid out as Gradescope's
+published specification says (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
+"/autograder/source contains the extracted contents of your autograder zip file",
+"/autograder/run_autograder is where your autograder script gets copied to", "when the
+autograder executes, the working directory is /autograder", the upload is in
+/autograder/submission and the results are read from /autograder/results/results.json.
+Here a temporary ROOT stands for /autograder."""
 
 import json
 import os
+import re
+import shutil
 import stat
 import subprocess
 import sys
 import sysconfig
+import urllib.request
 import zipfile
 from pathlib import Path
 
 import attack_sources as src
 import gradescope_spec
 import pytest
+from packaging.requirements import Requirement
 
+from autograder.platforms import gradescope
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, course_notebook
 
 ONLY = ("a1_attention", "a3_blocks")  # a3 needs a1 as a prerequisite
@@ -33,17 +42,26 @@ def autograder_zip(tmp_path_factory) -> Path:
     return out
 
 
+def extract_as_gradescope(autograder_zip: Path, root: Path) -> None:
+    """What Gradescope does with the zip when it builds the image: every entry extracted into
+    ROOT/source (with its permissions, which zipfile does not restore), run_autograder copied
+    from there to ROOT."""
+    with zipfile.ZipFile(autograder_zip) as zf:
+        zf.extractall(root / "source")
+        for info in zf.infolist():
+            if (info.external_attr >> 16) & stat.S_IXUSR:
+                (root / "source" / info.filename).chmod(0o755)
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+
+
 @pytest.fixture(scope="module")
 def gradescope_root(tmp_path_factory, autograder_zip) -> Path:
-    """/autograder as setup.sh leaves it: source/ from the zip, a virtual environment with the
-    requirements (here: this one's packages, through a .pth file, for lack of network) and the
-    package installed from source/."""
+    """ROOT as Gradescope leaves it after setup.sh: the zip extracted into ROOT/source, then
+    setup.sh's work, ROOT/venv with the requirements (here: this environment's packages,
+    through a .pth file, for lack of torch's CPU index) and the package installed from
+    ROOT/source as setup.sh's last step installs it."""
     root = tmp_path_factory.mktemp("autograder")
-    with zipfile.ZipFile(autograder_zip) as zf:
-        for info in zf.infolist():
-            if info.filename.startswith("source/") or info.filename == "run_autograder":
-                zf.extract(info, root)
-    (root / "run_autograder").chmod(0o755)
+    extract_as_gradescope(autograder_zip, root)
     base = getattr(sys, "_base_executable", sys.executable)
     subprocess.run([base, "-m", "venv", "--without-pip", str(root / "venv")], check=True, timeout=300)
     purelib = subprocess.run([str(root / "venv" / "bin" / "python"), "-c",
@@ -58,6 +76,8 @@ def gradescope_root(tmp_path_factory, autograder_zip) -> Path:
 
 
 def run_autograder(root: Path, files: dict[str, bytes]) -> tuple[dict, str, subprocess.CompletedProcess]:
+    """One upload, graded as Gradescope grades it: ROOT/run_autograder run in ROOT, with no
+    variable of ours telling it where it is."""
     submission, results = root / "submission", root / "results"
     for folder in (submission, results):
         subprocess.run(["rm", "-rf", str(folder)], check=True)
@@ -66,8 +86,7 @@ def run_autograder(root: Path, files: dict[str, bytes]) -> tuple[dict, str, subp
         (submission / rel).parent.mkdir(parents=True, exist_ok=True)
         (submission / rel).write_bytes(data)
     (root / "submission_metadata.json").write_text(json.dumps({"id": 1, "users": [{"name": "A"}]}), encoding="utf-8")
-    env = {"PATH": os.environ["PATH"], "HOME": str(root), "GRADESCOPE_ROOT": str(root),
-           "GRADESCOPE_PYTHON": str(root / "venv" / "bin" / "python")}
+    env = {"PATH": os.environ["PATH"], "HOME": str(root)}
     proc = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
                           timeout=900)
     text = (results / "results.json").read_text(encoding="utf-8")
@@ -80,23 +99,105 @@ def _modules(base: Path, names=ONLY, flat: bool = False) -> dict[str, bytes]:
 
 
 def test_zip_has_gradescope_layout_and_nothing_more(autograder_zip):
-    """Are setup.sh and an executable run_autograder at the zip's root, with the pinned CPU
-    requirements, the graders of the chosen assignments only, and no project tests?"""
+    """Are setup.sh, run_autograder (both executable), the requirements, the configuration,
+    the package, the graders of the chosen assignments and their solutions at the zip's
+    root, with no project tests?"""
     with zipfile.ZipFile(autograder_zip) as zf:
         names = zf.namelist()
         modes = {i.filename: i.external_attr >> 16 for i in zf.infolist()}
-        requirements = zf.read("source/requirements.txt").decode()
-        config = json.loads(zf.read("source/gradescope.json"))
-    assert {"setup.sh", "run_autograder"} <= set(names)
+        requirements = zf.read("requirements.txt").decode()
+        config = json.loads(zf.read("gradescope.json"))
+        setup = zf.read("setup.sh").decode()
+    assert {"setup.sh", "run_autograder", "requirements.txt", "pyproject.toml", "autograder/__init__.py"} <= set(names)
+    assert not [n for n in names if n.startswith("source/")], "Gradescope extracts the zip into source/ itself"
     assert modes["run_autograder"] & stat.S_IXUSR and modes["setup.sh"] & stat.S_IXUSR
-    graders = {n.split("/")[3] for n in names if n.startswith("source/autograder/graders/") and n.count("/") > 3}
+    graders = {n.split("/")[2] for n in names if n.startswith("autograder/graders/") and n.count("/") > 2}
     assert graders == set(ONLY)
-    solutions = {n.split("/")[2] for n in names if n.startswith("source/solutions/") and n.count("/") > 2}
+    solutions = {n.split("/")[1] for n in names if n.startswith("solutions/") and n.count("/") > 1}
     assert solutions == set(ONLY)
-    assert not [n for n in names if n.startswith(("source/tests/", "tests/")) or "__pycache__" in n]
-    assert "download.pytorch.org/whl/cpu" in requirements and "\ntorch==" in requirements
-    assert "+cpu" not in requirements
+    assert not [n for n in names if n.startswith("tests/") or "__pycache__" in n]
+    assert f"torch=={gradescope.TORCH_VERSION}" in requirements.splitlines()
+    assert gradescope.CPU_WHEELS in setup
     assert config["only"] == list(ONLY) and config["memory_gib"] == float(MEMORY)
+
+
+def test_zip_depends_on_nothing_of_the_machine_that_built_it(autograder_zip):
+    """Does the zip name no path of this checkout or environment, and does requirements.txt
+    hold the package's own version ranges (pyproject.toml) rather than this machine's
+    installed versions, with torch at the version constraints.txt pins?"""
+    with zipfile.ZipFile(autograder_zip) as zf:
+        texts = {n: zf.read(n).decode("utf-8", "replace") for n in zf.namelist()}
+    local = [str(ROOT), sys.prefix, sys.base_prefix]
+    assert not [(n, p) for n, t in texts.items() for p in local if p in t]
+    tomllib = pytest.importorskip("tomllib")
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    ranges = {str(Requirement(d)) for d in declared}
+    for line in texts["requirements.txt"].splitlines():
+        assert line.startswith("torch==") or str(Requirement(line)) in ranges, line
+    pinned = re.search(r"^torch==(\S+)", (ROOT / "constraints.txt").read_text(encoding="utf-8"), re.M).group(1)
+    assert gradescope.TORCH_VERSION == pinned
+
+
+def test_setup_sh_names_only_paths_that_the_layout_has(tmp_path, autograder_zip):
+    """Laid out as Gradescope lays it out, does every file setup.sh names under its own
+    folder exist, is the folder it installs from a package, and does run_autograder look
+    for the venv where setup.sh makes it?"""
+    extract_as_gradescope(autograder_zip, tmp_path)
+    setup = (tmp_path / "source" / "setup.sh").read_text(encoding="utf-8")
+    assert subprocess.run(["bash", "-n", str(tmp_path / "source" / "setup.sh")]).returncode == 0
+    named = re.findall(r'\$source_dir/([\w./-]+)', setup)
+    assert named, setup
+    assert not [p for p in named if not (tmp_path / "source" / p).exists()]
+    assert '-e "$source_dir"' in setup and (tmp_path / "source" / "pyproject.toml").is_file()
+    assert '"$root/venv"' in setup and "$root/venv/bin/python" in (tmp_path / "run_autograder").read_text()
+
+
+def test_setup_sh_failure_is_loud_and_names_the_step(tmp_path, autograder_zip):
+    """With no package index reachable, does setup.sh stop with a non-zero exit and a line
+    that names the step that failed (torch), instead of a silent half-built image?"""
+    extract_as_gradescope(autograder_zip, tmp_path)
+    env = {"PATH": os.environ["PATH"], "HOME": str(tmp_path), "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(tmp_path),
+           "PIP_CONFIG_FILE": os.devnull, "COURSE_PYTHON": getattr(sys, "_base_executable", sys.executable)}
+    proc = subprocess.run(["bash", "setup.sh"], cwd=tmp_path / "source", env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode != 0
+    failed = [line for line in proc.stderr.splitlines() if line.startswith("setup.sh FAILED")]
+    assert failed and "torch==" in failed[0], proc.stdout + proc.stderr
+
+
+PLATFORMS = {  # Gradescope's Ubuntu images: glibc 2.35 (22.04, Python 3.10) and 2.39 (24.04, Python 3.12)
+    "3.10": [f"manylinux_2_{n}_x86_64" for n in range(35, 16, -1)] + ["manylinux2014_x86_64", "linux_x86_64"],
+    "3.12": [f"manylinux_2_{n}_x86_64" for n in range(39, 16, -1)] + ["manylinux2014_x86_64", "linux_x86_64"],
+}
+
+
+def _reachable(url: str) -> bool:
+    try:
+        urllib.request.urlopen(url, timeout=15).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("python", sorted(PLATFORMS))
+def test_requirements_resolve_on_gradescope_pythons(tmp_path, autograder_zip, python):
+    """Do the zip's requirements resolve, as wheels, for the Python of each of Gradescope's
+    Ubuntu images (pip's resolver for that Python's tags, no interpreter of it needed)?"""
+    if not _reachable("https://pypi.org/simple/pip/"):
+        pytest.skip("needs the package index (pypi.org), unreachable here")
+    (tmp_path / "requirements.txt").write_bytes(zipfile.ZipFile(autograder_zip).read("requirements.txt"))
+    platforms = [a for p in PLATFORMS[python] for a in ("--platform", p)]
+    env = {**os.environ, "PIP_CONFIG_FILE": os.devnull}  # this machine's wheel folders and caps stay out
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+                           "--only-binary=:all:", "--python-version", python, "--implementation", "cp",
+                           *platforms, "--target", str(tmp_path / "target"), "--report", str(tmp_path / "report.json"),
+                           "-r", str(tmp_path / "requirements.txt")],
+                          capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    chosen = {i["metadata"]["name"].lower(): i["metadata"]["version"]
+              for i in json.loads((tmp_path / "report.json").read_text())["install"]}
+    assert chosen["torch"] == gradescope.TORCH_VERSION and "nbgrader" in chosen and "sacrebleu" in chosen
 
 
 def test_run_autograder_grades_each_upload_shape(gradescope_root):
@@ -198,3 +299,56 @@ def test_feedback_in_one_language_on_request(gradescope_root, lang):
     assert shown in outputs and hidden not in outputs, outputs[:500]
     assert all(" / " not in t["name"] for t in data["tests"])
     assert data["score"] == 0
+
+
+def _score(trial_stdout: str) -> str:
+    return re.search(r"^score (\S+ / \S+)", trial_stdout, re.M).group(1)
+
+
+def test_try_command_gives_the_scores_of_the_gradescope_layout(gradescope_root, autograder_zip, tmp_path):
+    """Does `gradescope-try ZIP SUBMISSION` print the score that the layout of the
+    specification gives, for the solutions (a folder), the untouched stubs (a zip) and a
+    solved notebook, and the path of a results.json that says the same?"""
+    stubs_zip = tmp_path / "stubs.zip"
+    with zipfile.ZipFile(stubs_zip, "w") as zf:
+        for rel, data in _modules(ASSIGNMENTS).items():
+            zf.writestr(rel, data)
+    (tmp_path / "solved").mkdir()
+    for rel, data in _modules(SOLUTIONS).items():
+        (tmp_path / "solved" / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "solved" / rel).write_bytes(data)
+    notebook = tmp_path / "a1_attention.ipynb"
+    notebook.write_bytes(course_notebook("a1_attention"))
+    uploads = {"solved": (tmp_path / "solved", _modules(SOLUTIONS)),
+               "stubs": (stubs_zip, _modules(ASSIGNMENTS)),
+               "notebook": (notebook, {notebook.name: notebook.read_bytes()})}
+    for name, (path, files) in uploads.items():
+        expected, _, _ = run_autograder(gradescope_root, files)
+        proc = subprocess.run([sys.executable, "-m", "autograder", "gradescope-try", str(autograder_zip), str(path),
+                               "--keep", str(tmp_path / f"try-{name}")],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=900)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        total = sum(t["max_score"] for t in expected["tests"])
+        assert _score(proc.stdout) == f"{expected['score']:g} / {total:g}", (name, proc.stdout)
+        results = tmp_path / f"try-{name}" / "results" / "results.json"
+        assert f"results: {results}" in proc.stdout
+        tried = json.loads(results.read_text(encoding="utf-8"))
+        assert {t["name"]: t["score"] for t in tried["tests"]} == {t["name"]: t["score"] for t in expected["tests"]}
+    assert 0 < expected["score"]  # the notebook: a1 solved, a3 not handed in
+
+
+def test_try_command_refuses_what_it_cannot_try(tmp_path, autograder_zip):
+    """Do a missing zip, a zip that is not an autograder and a missing submission each get
+    one line that says what to give, and exit 2?"""
+    foreign = tmp_path / "foreign.zip"
+    with zipfile.ZipFile(foreign, "w") as zf:
+        zf.writestr("notes.txt", "hola")
+    cases = {"does not exist; build it": (tmp_path / "missing.zip", SOLUTIONS),
+             "has no setup.sh and run_autograder at its root": (foreign, SOLUTIONS),
+             "does not exist; give a folder, a zip or a notebook": (autograder_zip, tmp_path / "nothing")}
+    for needle, (zip_path, submission) in cases.items():
+        proc = subprocess.run([sys.executable, "-m", "autograder", "gradescope-try", str(zip_path), str(submission),
+                               "--keep", str(tmp_path / f"k{len(needle)}")],
+                              capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert proc.returncode == 2 and needle in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

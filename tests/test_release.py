@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from autograder import course
 from autograder.authoring import release, stubs
 from autograder.notebooks import build as notebooks
 from autograder.notebooks import sources
+from autograder.platforms import gradescope
 from helpers import ROOT
 
 pytestmark = pytest.mark.xdist_group("release")  # one worker builds its costly fixture (conftest.py)
@@ -107,6 +109,40 @@ def test_release_requirements_resolve(released):
         cwd=released, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_release_install_text_speaks_to_the_student(released):
+    """Do the release's README and constraints say nothing of the course repository (its
+    machines, CI, pytest-xdist, tests/conftest.py), does every install command name only
+    files the release has, and does every command that pins torch also take torch's CPU
+    index (on Linux the pin alone takes the CUDA build, several GB)?"""
+    constraints = (released / "constraints.txt").read_text(encoding="utf-8")
+    readme = (released / "README.md").read_text(encoding="utf-8")
+    for name, text in {"constraints.txt": constraints, "README.md": readme}.items():
+        found = [w for w in ("this project", "project's machines", "xdist", "conftest") if w in text]
+        found += re.findall(r"\bCI\b|(?<![\w/])tests/", text)  # public_tests/ is the student's
+        assert not found, (name, found)
+    assert "pins the CPU build" not in readme
+    commands = re.findall(r"^\s*(pip install [^\n`]*)", readme, re.M) + re.findall(r"`(pip install [^`]*)`", readme)
+    assert len([c for c in commands if "-r requirements.txt" in c]) >= 3, commands  # no GPU, GPU, notebook service
+    for command in commands:
+        files = re.findall(r"-[rc] (\S+)", command)
+        assert all((released / f).is_file() for f in files), command
+        if "-c constraints.txt" in command:
+            assert "--extra-index-url https://download.pytorch.org/whl/cpu" in command, command
+    pin = re.search(r"^torch==(\S+)$", constraints, re.M)
+    assert pin and pin.group(1) == gradescope.TORCH_VERSION
+
+
+def test_release_keeps_the_torch_a_machine_already_has(released, tmp_path):
+    """Does the command for a GPU machine or a notebook service (requirements only) leave
+    an installed torch alone (pip, dry run, in this environment that has torch)?"""
+    report = tmp_path / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--report", str(report),
+                           "-r", "requirements.txt"], cwd=released, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    installs = {i["metadata"]["name"].lower() for i in json.loads(report.read_text(encoding="utf-8"))["install"]}
+    assert "torch" not in installs, installs
 
 
 LEAKS = {

@@ -71,11 +71,9 @@ def build(out: Path, lang: str = "es", classroom: bool = False) -> list[str]:
     written += [f"source_data/{p.relative_to(out / 'source_data')}"
                 for p in sorted((out / "source_data").rglob("*")) if p.is_file()]
     written += _write_notebooks(out / "notebooks", lang)
-    for name in ("README.md", "requirements.txt", "pyproject.toml"):
+    for name in ("README.md", "requirements.txt", "constraints.txt", "pyproject.toml"):
         shutil.copyfile(FILES / name, out / name)
         written.append(name)
-    shutil.copyfile(root / "constraints.txt", out / "constraints.txt")
-    written.append("constraints.txt")
     if classroom:
         written += github_classroom.write_student_files(out, [a.name for a in course.ASSIGNMENTS])
     (out / MARKER).write_text("written by `python -m autograder release`; safe to replace\n", encoding="utf-8")

@@ -1,14 +1,20 @@
 """Gradescope: ``python -m autograder gradescope --out autograder.zip`` writes the
 autograder zip, and ``run_autograder`` (inside Gradescope's container) grades one upload.
 
-The zip holds, at its root (Gradescope's layout, https://gradescope-autograders.readthedocs.io/en/latest/specs/):
+Gradescope's specification (https://gradescope-autograders.readthedocs.io/en/latest/specs/):
+the zip's contents are extracted into ``/autograder/source``; ``setup.sh`` runs once, as
+root, when the image is built; ``run_autograder`` is copied to ``/autograder/run_autograder``
+and runs for every upload with ``/autograder`` as its working directory, the upload in
+``/autograder/submission``, the results expected in ``/autograder/results/results.json``.
+So everything sits at the zip's root:
 
-- ``setup.sh``: installs the pinned requirements (``requirements.txt``, CPU torch wheel)
-  and this package (editable, so it finds the solutions and graders beside it);
-- ``run_autograder``: runs :func:`run` on ``$GRADESCOPE_ROOT`` (default ``/autograder``);
-- ``source/``: the package, the graders, the reference solutions the graded assignments
-  need (as prerequisites and as the graders' oracle), ``source_data/``, and
-  ``gradescope.json`` (which assignments, visibility, limits).
+- ``setup.sh``: Python's venv from the distribution (3.10 on Ubuntu 22.04, 3.12 on 24.04),
+  torch's CPU wheel, ``requirements.txt`` (version ranges, no pins from the building machine)
+  and this package, into ``/autograder/venv``; a failing step says which;
+- ``run_autograder``: runs :func:`run` on its own folder (or ``$GRADESCOPE_ROOT``);
+- the package, the graders of the chosen assignments, the reference solutions they need
+  (as prerequisites and as the graders' oracle), ``source_data/`` and ``gradescope.json``
+  (which assignments, visibility, limits).
 
 :func:`run` always writes ``results/results.json``: also for an empty or unreadable upload,
 or when grading itself fails (one visible test at 0 that says why). Student code runs in
@@ -35,36 +41,72 @@ from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 CONFIG = "gradescope.json"
 CPU_WHEELS = "https://download.pytorch.org/whl/cpu"
+# The torch release CI grades with (constraints.txt pins the same); it has wheels for
+# Python 3.10 to 3.14, so for both of Gradescope's Ubuntu images (3.10 and 3.12).
+TORCH_VERSION = "2.13.0"
+PYTHON_MIN = (3, 10)  # pyproject's requires-python
 
-SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once, when it builds the autograder's image.
-set -euo pipefail
-apt-get update -q && apt-get install -y -q python3 python3-venv python3-pip git
-python3 -m venv /autograder/venv
-/autograder/venv/bin/pip install -q --upgrade pip
-/autograder/venv/bin/pip install -q -r /autograder/source/requirements.txt
-/autograder/venv/bin/pip install -q --no-deps -e /autograder/source
+SETUP_SH = f"""#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image; the zip's
+# contents are in /autograder/source. Everything goes into /autograder/venv, where
+# run_autograder looks for it. A failing step stops the build and says which it was.
+set -Eeuo pipefail
+trap 'echo "setup.sh FAILED at line $LINENO (exit $?): ${{BASH_COMMAND%%$'"'\\n'"'*}}" >&2' ERR
+step() {{ echo "setup.sh: $*"; }}
+
+source_dir="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"   # /autograder/source
+root="$(dirname "$source_dir")"                               # /autograder
+python="${{COURSE_PYTHON:-python3}}"
+
+if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
+    step "installing the distribution's python3 and python3-venv"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3 python3-venv python3-pip
+fi
+"$python" - <<'CHECK'
+import sys
+if sys.version_info < {PYTHON_MIN}:
+    sys.exit("setup.sh FAILED: Python {PYTHON_MIN[0]}.{PYTHON_MIN[1]} or newer is needed and this image has "
+             + sys.version.split()[0] + "; choose an Ubuntu 22.04 or 24.04 base image in the autograder settings")
+CHECK
+step "virtual environment $root/venv ($("$python" --version))"
+"$python" -m venv "$root/venv"
+pip="$root/venv/bin/python -m pip"
+$pip install -q --upgrade pip
+step "torch {TORCH_VERSION}, CPU build (a CUDA build would add gigabytes the container cannot use)"
+$pip install -q --index-url "${{TORCH_INDEX_URL:-{CPU_WHEELS}}}" "torch=={TORCH_VERSION}"
+step "the grading requirements ($source_dir/requirements.txt)"
+$pip install -q -r "$source_dir/requirements.txt"
+step "the course package ($source_dir)"
+$pip install -q --no-deps -e "$source_dir"
+"$root/venv/bin/python" -c 'import autograder, torch; print("setup.sh: done; torch", torch.__version__)'
 """
 
+# Gradescope copies this to /autograder/run_autograder and runs it there for every upload.
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission; results go to $GRADESCOPE_ROOT/results/results.json.
-root="${GRADESCOPE_ROOT:-/autograder}"
+# Grades /autograder/submission into /autograder/results/results.json. GRADESCOPE_ROOT (default:
+# this script's folder) and GRADESCOPE_PYTHON (default: the venv setup.sh made) are for trying
+# the autograder outside Gradescope.
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+[ -f "$here/gradescope.json" ] && here="$(dirname "$here")"   # run from source/ itself
+root="${GRADESCOPE_ROOT:-$here}"
 python="${GRADESCOPE_PYTHON:-$root/venv/bin/python}"
-cd "$root/source"
+cd "$root/source" || exit 1
 exec "$python" -m autograder gradescope-run --root "$root"
 """
 
 
 def requirements() -> str:
-    """The project's dependencies pinned to the versions grading runs with here, with the
-    CPU wheel index for torch (a CUDA wheel would be gigabytes in a CPU container)."""
-    lines = [f"--extra-index-url {CPU_WHEELS}"]
+    """The package's own dependency ranges (pyproject.toml) with torch at TORCH_VERSION:
+    nothing from the machine that builds the zip, so pip picks what the image's Python
+    takes. setup.sh installs torch from the CPU index first; its pin here keeps the second
+    install from replacing it."""
+    lines = []
     for req in importlib.metadata.requires("transformer-course") or []:
         if "extra ==" in req:
             continue
         name = re.split(r"[<>=!~ \[;]", req, maxsplit=1)[0]
-        version = importlib.metadata.version(name).split("+")[0]  # 2.13.0+cpu -> 2.13.0
-        lines.append(f"{name}=={version}")
+        lines.append(f"torch=={TORCH_VERSION}" if name == "torch" else req)
     return "\n".join(lines) + "\n"
 
 
@@ -93,18 +135,18 @@ def build(out: Path, *, only: list[str] | None = None, visibility: str = "visibl
         parts = path.relative_to(course.PACKAGE_DIR).parts
         return parts[0] != "graders" or len(parts) == 2 or parts[1] in only
 
-    add_tree(course.PACKAGE_DIR, "source/autograder", keep=graded)
+    add_tree(course.PACKAGE_DIR, "autograder", keep=graded)
     for name in _needed(only):
-        add_tree(root / "solutions" / name, f"source/solutions/{name}")
+        add_tree(root / "solutions" / name, f"solutions/{name}")
         if (root / "source_data" / name).is_dir():
-            add_tree(root / "source_data" / name, f"source/source_data/{name}")
+            add_tree(root / "source_data" / name, f"source_data/{name}")
     for extra in ("conftest.py",):
         if (root / "solutions" / extra).is_file():
-            files[f"source/solutions/{extra}"] = (root / "solutions" / extra).read_bytes()
-    files["source/pyproject.toml"] = (root / "pyproject.toml").read_bytes()
-    files["source/README.md"] = b"Gradescope autograder of the Transformer course; see setup.sh and run_autograder.\n"
-    files["source/requirements.txt"] = requirements().encode()
-    files[f"source/{CONFIG}"] = json.dumps({"only": only, "visibility": visibility, "memory_gib": memory_gib,
+            files[f"solutions/{extra}"] = (root / "solutions" / extra).read_bytes()
+    files["pyproject.toml"] = (root / "pyproject.toml").read_bytes()
+    files["README.md"] = b"Gradescope autograder of the Transformer course; see setup.sh and run_autograder.\n"
+    files["requirements.txt"] = requirements().encode()
+    files[CONFIG] = json.dumps({"only": only, "visibility": visibility, "memory_gib": memory_gib,
                                             "timeout": timeout, "budget": budget, "lang": lang}, indent=2).encode()
     tmp = out.with_name(out.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
