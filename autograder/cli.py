@@ -11,7 +11,7 @@ from pathlib import Path
 from . import course
 from .authoring import release
 from .authoring.stubs import MarkerError
-from .authoring.sync import differences, sync
+from .authoring.sync import SyncRefused, differences, sync
 from .grading import batch, reports
 from .grading.runner import GradingError, grade_many
 from .notebooks import nbgrader_autograde, nbgrader_course
@@ -30,7 +30,17 @@ def _sync(args) -> int:
         if problems:
             print("run `python -m autograder sync` to regenerate assignments/ from solutions/")
         return 1 if problems else 0
-    changed = sync(src, dst)
+    try:
+        changed = sync(src, dst, force=args.force)
+    except SyncRefused as exc:
+        print(f"sync: nothing written; these files in {dst} are not as sync wrote them (a student's work?), and "
+              "sync would overwrite or remove them:", file=sys.stderr)
+        for rel in exc.files:
+            print(f"  {rel}", file=sys.stderr)
+        print("To keep working on exercises, use a release (python -m autograder release --out ../my-course) and "
+              "work there. To discard these changes and regenerate: python -m autograder sync --force",
+              file=sys.stderr)
+        return 1
     print("\n".join(changed) if changed else "assignments/ is up to date")
     return 0
 
@@ -160,6 +170,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sync", help="regenerate assignments/ (stubs + public tests) from solutions/")
     p.add_argument("--check", action="store_true", help="only report whether assignments/ is stale (exit 1 if so)")
+    p.add_argument("--force", action="store_true", help="overwrite files of assignments/ that were edited since sync "
+                   "wrote them (without it, sync refuses and names them)")
     p.set_defaults(func=_sync)
 
     p = sub.add_parser("grade", help="grade a submission folder laid out like assignments/")

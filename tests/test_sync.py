@@ -5,9 +5,11 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from autograder import course
 from autograder.authoring.stubs import code_lines, distinctive_solution_lines, find_regions, given_code
-from autograder.authoring.sync import differences, sync
+from autograder.authoring.sync import SyncRefused, differences, sync
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS
 
 
@@ -35,14 +37,50 @@ def test_sync_check_cli_reports_staleness(tmp_path):
 
 
 def test_sync_writes_and_removes(tmp_path):
-    """Does sync rewrite changed stubs and delete files that no longer come from solutions/?"""
+    """Does sync rewrite stubs it wrote whose solution changed, and delete files it wrote
+    that no longer come from solutions/?"""
+    src, dst = tmp_path / "solutions", tmp_path / "assignments"
+    shutil.copytree(SOLUTIONS, src, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy2(SOLUTIONS / "a1_attention" / "masks.py", src / "a1_attention" / "extra.py")
+    sync(src, dst)
+    (src / "a1_attention" / "extra.py").unlink()
+    layernorm = src / "a2_layernorm" / "layernorm.py"
+    layernorm.write_text(layernorm.read_text(encoding="utf-8") + "\n# a new comment\n", encoding="utf-8")
+    changed = sync(src, dst)
+    assert "removed a1_attention/extra.py" in changed and "wrote a2_layernorm/layernorm.py" in changed
+    assert differences(src, dst) == []
+
+
+def test_sync_refuses_to_destroy_a_students_work(tmp_path):
+    """With a stub filled in and a helper file of the student's own, does sync refuse,
+    naming both and writing nothing, and does --force overwrite them?"""
     dst = tmp_path / "assignments"
     sync(SOLUTIONS, dst)
-    (dst / "a1_attention" / "stray.py").write_text("x = 1\n")
-    (dst / "a2_layernorm" / "layernorm.py").write_text("broken\n")
-    changed = sync(SOLUTIONS, dst)
-    assert "removed a1_attention/stray.py" in changed and "wrote a2_layernorm/layernorm.py" in changed
+    work = "def causal_mask(T):\n    return my_answer(T)\n"
+    (dst / "a1_attention" / "masks.py").write_text(work, encoding="utf-8")
+    (dst / "a1_attention" / "helpers_mine.py").write_text("x = 1\n", encoding="utf-8")
+    with pytest.raises(SyncRefused) as refused:
+        sync(SOLUTIONS, dst)
+    assert sorted(map(str, refused.value.files)) == ["a1_attention/helpers_mine.py", "a1_attention/masks.py"]
+    assert (dst / "a1_attention" / "masks.py").read_text(encoding="utf-8") == work
+    sync(SOLUTIONS, dst, force=True)
     assert differences(SOLUTIONS, dst) == []
+
+
+def test_sync_cli_refusal_names_the_files_and_the_way_out(tmp_path):
+    """Does `sync` on a checkout whose student edited a stub exit 1, name the file, leave
+    it as it was, and point to a release and to --force?"""
+    for name in ("solutions", "assignments"):
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    masks = tmp_path / "assignments" / "a1_attention" / "masks.py"
+    masks.write_text(masks.read_text(encoding="utf-8").replace("# YOUR CODE HERE", "pass  # mine", 1),
+                     encoding="utf-8")
+    before = masks.read_bytes()
+    proc = subprocess.run([sys.executable, "-m", "autograder", "sync"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "COURSE_ROOT": str(tmp_path)}, timeout=300)
+    assert proc.returncode == 1 and "a1_attention/masks.py" in proc.stderr, proc.stdout + proc.stderr
+    assert "autograder release --out" in proc.stderr and "sync --force" in proc.stderr
+    assert masks.read_bytes() == before
 
 
 def test_every_solution_module_has_regions_and_keeps_given_code():
@@ -79,4 +117,4 @@ def test_notebook_narratives_stay_in_solutions(tmp_path):
     stray = dst / narratives[0].relative_to(SOLUTIONS)
     stray.write_text("# copied by hand\n")
     assert f"not generated from solutions/: {narratives[0].relative_to(SOLUTIONS)}" in differences(SOLUTIONS, dst)
-    assert f"removed {narratives[0].relative_to(SOLUTIONS)}" in sync(SOLUTIONS, dst)
+    assert f"removed {narratives[0].relative_to(SOLUTIONS)}" in sync(SOLUTIONS, dst, force=True)  # not sync's

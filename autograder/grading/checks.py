@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 import torch
 
 from ..sandbox.child.wire import Unsupported
+from .reports import LIKELY_EN, LIKELY_ES
 
 
 class CheckFailure(AssertionError):
@@ -29,10 +30,6 @@ class CheckFailure(AssertionError):
         return CheckFailure(f"{self.en}\n{LIKELY_EN}{mistake.en}", f"{self.es}\n{LIKELY_ES}{mistake.es}")
 
 
-# What precedes the name of a recognised mistake in feedback (also what the measurement of
-# feedback quality, autograder.bench.mistakes, looks for).
-LIKELY_EN = "Likely mistake: "
-LIKELY_ES = "Error probable: "
 
 
 @dataclass(frozen=True)

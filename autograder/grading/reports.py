@@ -19,6 +19,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+# What precedes the name of a recognised mistake in feedback (checks.CheckFailure.naming
+# writes it; the console and the measurements of feedback quality look for it).
+LIKELY_EN = "Likely mistake: "
+LIKELY_ES = "Error probable: "
 
 
 LANGS = ("both", "en", "es")

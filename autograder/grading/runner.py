@@ -26,7 +26,7 @@ from .. import course
 from ..course import Assignment
 from ..sandbox.isolation import hidden_paths, limits_summary, resolve_isolation
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
-from . import reports
+from . import console, reports
 
 GRADER_OVERHEAD = 600  # seconds the grading process may take beyond the student's budget
 # What the grading process inherits from this one: nothing else (no secrets, no PYTHON*).
@@ -43,6 +43,7 @@ class AssignmentResult:
     tests: list[dict] = field(default_factory=list)
     seconds: float = 0.0
     note: str = ""
+    missing: bool = False  # the submission has no folder of this assignment
     peak_kib: dict = field(default_factory=dict)  # the worker's peak address space and resident memory
     slowest_call: dict = field(default_factory=dict)  # the answered call closest to its limit: seconds, limit, target
 
@@ -120,7 +121,7 @@ def run_graders(assignment: Assignment, submissions: list[Path], *, seed: int, i
         result = AssignmentResult(assignment, entry["tests"], seconds, peak_kib=entry.get("worker_peak_kib") or {},
                                   slowest_call=entry.get("slowest_call") or {})
         if not (submission / assignment.name).is_dir():
-            result.note = "missing from the submission / no está en la entrega"
+            result.missing, result.note = True, "missing from the submission / no está en la entrega"
         elif assignment.requires:
             short = ", ".join(name.split("_")[0] for name in assignment.requires)
             result.note = f"with reference {short} / con {short} de referencia"
@@ -155,32 +156,6 @@ def _run_output(seed: int, isolation: str) -> tuple[str, str, str]:
     es = (f"Semilla de las entradas aleatorias: {seed}. El código del estudiante se ejecutó en un "
           f"proceso aparte, aislamiento: {isolation}.")
     return f"{en}\n{es}", en, es
-
-
-def _why(test: dict, lang: str) -> list[str]:
-    """The first line of a lost test's feedback in each language shown."""
-    parts = [test.get("output_en"), test.get("output_es")] if lang == "both" else [
-        reports.in_language(test["output"], test.get("output_en"), test.get("output_es"), lang)]
-    if not all(parts):  # a record without language parts (a crash): its first line
-        parts = [test["output"]]
-    return [part.strip().splitlines()[0] for part in parts if part and part.strip()]
-
-
-def _fmt(x: float) -> str:
-    return f"{x:g}"
-
-
-def table(results: list[AssignmentResult]) -> str:
-    width = max(len(r.assignment.name) for r in results)
-    lines = [f"  {'assignment':<{width}}  {'tests':>7}  {'points':>9}"]
-    for r in results:
-        passed = sum(t["score"] == t["max_score"] for t in r.tests)
-        note = f"  {r.note}" if r.note else ""
-        lines.append(f"  {r.assignment.name:<{width}}  {passed:>3}/{len(r.tests):<3}  "
-                     f"{_fmt(r.score):>4}/{_fmt(r.max_score):<4}{note}")
-    total, best = sum(r.score for r in results), sum(r.max_score for r in results)
-    lines.append(f"  {'total':<{width}}  {'':>7}  {_fmt(total):>4}/{_fmt(best):<4}")
-    return "\n".join(lines)
 
 
 def default_jobs() -> int:
@@ -242,7 +217,7 @@ def grade_many(submissions: list[Path], out: Path, *, seed: int | None = None, o
         if several:
             echo(f"  {a.name}: {len(results)} submissions in {sum(r.seconds for r in results):.1f} s", flush=True)
         else:
-            echo(f"  {a.name}: {_fmt(results[0].score)}/{_fmt(results[0].max_score)} in {results[0].seconds:.1f} s",
+            echo(f"  {a.name}: {results[0].score:g}/{results[0].max_score:g} in {results[0].seconds:.1f} s",
                  flush=True)
         return results
 
@@ -261,35 +236,12 @@ def grade_many(submissions: list[Path], out: Path, *, seed: int | None = None, o
         graded.append(data)
         if several:
             echo(f"  {submission.name}: " + ", ".join(
-                f"{r.assignment.name.split('_')[0]} {_fmt(r.score)}/{_fmt(r.max_score)}" for r in results))
+                f"{r.assignment.name.split('_')[0]} {r.score:g}/{r.max_score:g}" for r in results))
         else:
-            _report(results, out, data, memory_gib, lang, echo)
+            console.report(results, out, data, memory_gib, lang, echo)
     if several:
         echo(f"\nResults: {out}/<submission>/results.json ({time.monotonic() - started:.1f} s)")
     internal = sum(t["internal_error"] for per_submission in by_assignment for r in per_submission for t in r.tests)
     if internal:
         raise GradingError(f"{internal} test(s) failed inside the grader itself, not the submission; see the results")
     return graded
-
-
-def _report(results: list[AssignmentResult], out: Path, data: dict, memory_gib: float, lang: str, echo) -> None:
-    """The console summary of one submission: scores, memory, slowest call, lost points."""
-    echo("")
-    echo(table(results))
-    peaks = [f"{r.assignment.name.split('_')[0]} {r.peak_kib['address_space'] / 2**20:.2f}/"
-             f"{r.peak_kib['resident'] / 2**20:.2f}" for r in results if r.peak_kib.get("address_space")]
-    if peaks:
-        echo(f"  peak memory of the student's process, GiB (address space / resident; --memory limits the "
-             f"first, {memory_gib:g} GiB): " + ", ".join(peaks))
-    slowest = [f"{r.assignment.name.split('_')[0]} {r.slowest_call['seconds']:.2f}/{r.slowest_call['limit']:g}"
-               for r in results if r.slowest_call]
-    if slowest:
-        echo("  slowest call of the student's code that finished, s (of its limit, --timeout): " + ", ".join(slowest))
-    lost = [(r.assignment.name, t) for r in results for t in r.tests if t["score"] < t["max_score"]]
-    if lost:
-        echo("\nLost points / puntos perdidos:")
-        for name, t in lost:
-            echo(f"  {name} · {reports.title(t['name'], lang)}")
-            for text in _why(t, lang):
-                echo(f"      {text}")
-    echo(f"\nResults: {out / 'results.json'} ({data['execution_time']:.1f} s)")
