@@ -1,11 +1,12 @@
 """The public tests that students run: `pytest assignments`."""
 
+import ast
 import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-from helpers import ROOT
+from helpers import ROOT, SOLUTIONS
 
 
 def _run(tmp_path, *args, env=None):
@@ -47,3 +48,29 @@ def test_bad_target_is_a_clear_usage_error(tmp_path):
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 4 and "'nowhere' is not a folder" in proc.stderr
+
+
+def test_every_public_assert_says_what_was_expected():
+    """Does every assert of every public test carry a message, and every assert_close a
+    msg=, so that a failure never reads `assert False` to a student?"""
+    bare = []
+    for path in sorted(SOLUTIONS.glob("a*/test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Assert) and node.msg is None:
+                bare.append(f"{path.relative_to(SOLUTIONS)}:{node.lineno}: assert without a message")
+            elif (isinstance(node, ast.Call) and getattr(node.func, "attr", "") in ("assert_close", "assert_equal")
+                  and not any(k.arg == "msg" for k in node.keywords)):
+                bare.append(f"{path.relative_to(SOLUTIONS)}:{node.lineno}: {node.func.attr} without msg=")
+    assert not bare, "\n".join(bare)
+
+
+def test_every_correct_submission_passes_the_public_tests(tmp_path):
+    """Do the public tests pass on each independently written correct submission of the
+    corpus (other styles, float64 inside, their own helpers), so that no correct student
+    code is told it is wrong before submitting?"""
+    styles = sorted(p for p in (ROOT / "tests" / "corpus" / "correct").iterdir() if p.is_dir())
+    assert len(styles) >= 8
+    for style in styles:
+        proc, cases = _run(tmp_path, "--course-target", str(style))
+        failed = [c.get("name") for c in cases if c.find("failure") is not None or c.find("error") is not None]
+        assert proc.returncode == 0 and not failed, f"{style.name}: {failed}\n{proc.stdout[-2000:]}"

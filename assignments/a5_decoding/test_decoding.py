@@ -9,6 +9,7 @@ from beam import beam_search
 from decoding import greedy_decode, sample_decode
 
 PAD, SOS, EOS, A, B = 0, 1, 2, 3, 4
+NAMES = {PAD: "PAD", SOS: "SOS", EOS: "EOS", A: "A", B: "B"}
 
 
 class BigramModel:
@@ -35,36 +36,221 @@ TABLE = [
 ]
 
 
+def _show(rows):
+    """[[3, 2], [3, 2]] -> "[[3, 2], [3, 2]] (A EOS | A EOS)", for the messages."""
+    return f"{rows} ({' | '.join(' '.join(NAMES.get(t, str(t)) for t in row) for row in rows)})"
+
+
+def _starts_with_sos(rows):
+    return bool(rows) and all(row[:1] == [SOS] for row in rows)
+
+
+SOS_HINT = ("Every row starts with SOS=1: return only the generated tokens, without the starting <sos> column.",
+            "Todas las filas empiezan por SOS=1: devuelve solo los tokens generados, sin la columna inicial de <sos>.")
+
+
+def _greedy_hint(got):
+    if _starts_with_sos(got):
+        return SOS_HINT
+    if got and all(row[:2] == [A, EOS] and len(row) > 2 for row in got):
+        return ("Each row is right up to its EOS but decoding went on: stop as soon as every row has emitted EOS.",
+                "Cada fila está bien hasta su EOS, pero la decodificación siguió: para en cuanto todas las filas "
+                "hayan emitido EOS.")
+    if got and all(row[:2] == [A, PAD] for row in got):
+        return ("The EOS itself came out as PAD: a row keeps its own EOS; only the tokens after it become pad_id.",
+                "El propio EOS salió como PAD: cada fila conserva su EOS; solo los tokens posteriores pasan a ser "
+                "pad_id.")
+    if got and any(row[:1] == [B] for row in got):
+        return ("B (0.45) is less likely than A (0.55): greedy decoding takes the argmax at every step (temperature "
+                "0), it does not sample.",
+                "B (0,45) es menos probable que A (0,55): la decodificación voraz toma el argmax en cada paso "
+                "(temperatura 0), no muestrea.")
+    if got and all(row == [A] for row in got):
+        return ("EOS is missing: a row ends with its EOS, which stays in the output.",
+                "Falta EOS: cada fila termina con su EOS, que se queda en la salida.")
+    return ("Look at greedy_decode and sample_decode: with temperature 0 every step takes the argmax of the logits "
+            "that decoder.step gives for the last position.",
+            "Revisa greedy_decode y sample_decode: con temperatura 0 cada paso toma el argmax de los logits que "
+            "da decoder.step para la última posición.")
+
+
 def test_greedy_stops_at_eos():
     """Does greedy decoding take A then EOS, and stop there?"""
-    out = greedy_decode(BigramModel(TABLE), torch.ones(2, 3, dtype=torch.long), max_len=10, sos_id=SOS, eos_id=EOS, pad_id=PAD)
-    assert out.tolist() == [[A, EOS], [A, EOS]]
+    out = greedy_decode(BigramModel(TABLE), torch.ones(2, 3, dtype=torch.long), max_len=10, sos_id=SOS, eos_id=EOS,
+                        pad_id=PAD)
+    got = out.tolist()
+    hint = _greedy_hint(got)
+    assert got == [[A, EOS], [A, EOS]], (
+        f"greedy_decode gave {_show(got)}, expected {_show([[A, EOS], [A, EOS]])}: from SOS the most likely token "
+        f"is A (0.55), then EOS (0.4), and decoding stops there. {hint[0]} / "
+        f"greedy_decode dio {_show(got)}, se esperaba {_show([[A, EOS], [A, EOS]])}: tras SOS el token más probable "
+        f"es A (0,55), luego EOS (0,4), y ahí se para. {hint[1]}"
+    )
 
 
 def test_max_len_is_respected_and_finished_rows_are_padded():
     """Is the output at most max_len long, with pad after each row's EOS?"""
     table = [row[:] for row in TABLE]
     table[3] = [0.0, 0.0, 0.1, 0.8, 0.1]  # after A, mostly A again: long outputs
-    out = greedy_decode(BigramModel(table), torch.ones(1, 3, dtype=torch.long), max_len=4, sos_id=SOS, eos_id=EOS, pad_id=PAD)
-    assert out.tolist() == [[A, A, A, A]]
+    out = greedy_decode(BigramModel(table), torch.ones(1, 3, dtype=torch.long), max_len=4, sos_id=SOS, eos_id=EOS,
+                        pad_id=PAD)
+    got = out.tolist()
+    if _starts_with_sos(got):
+        hint = SOS_HINT
+    elif got and len(got[0]) > 4:
+        hint = ("More than max_len tokens came out: max_len=4 is the most tokens generated per row.",
+                "Han salido más de max_len tokens: max_len=4 es el máximo de tokens generados por fila.")
+    elif got and 0 < len(got[0]) < 4:
+        hint = ("Too few tokens: max_len counts the generated tokens (EOS included, SOS not), so 4 may come out.",
+                "Faltan tokens: max_len cuenta los tokens generados (EOS incluido, SOS no), así que pueden salir 4.")
+    else:
+        hint = ("Look at how many steps your loop runs and what each step appends.",
+                "Revisa cuántos pasos da tu bucle y qué añade cada paso.")
+    assert got == [[A, A, A, A]], (
+        f"greedy_decode with max_len=4 gave {_show(got)}, expected {_show([[A, A, A, A]])}: after A the most likely "
+        f"token is A again, so the row is cut at max_len=4 tokens without an EOS. {hint[0]} / "
+        f"greedy_decode con max_len=4 dio {_show(got)}, se esperaba {_show([[A, A, A, A]])}: tras A lo más probable "
+        f"es otra A, así que la fila se corta en max_len=4 tokens sin EOS. {hint[1]}"
+    )
     g = torch.Generator().manual_seed(3)
     out = sample_decode(BigramModel(TABLE), torch.ones(64, 3, dtype=torch.long), max_len=6, sos_id=SOS, eos_id=EOS,
                         pad_id=PAD, generator=g)
-    assert out.size(1) <= 6
-    for row in out.tolist():
+    hint = SOS_HINT if _starts_with_sos(out.tolist()) else ("Stop after max_len steps at the latest.",
+                                                            "Para como muy tarde tras max_len pasos.")
+    assert out.size(1) <= 6, (
+        f"sample_decode with max_len=6 gave shape {tuple(out.shape)}, expected at most 6 columns (B, L <= max_len). "
+        f"{hint[0]} / "
+        f"sample_decode con max_len=6 dio forma {tuple(out.shape)}, se esperaban como mucho 6 columnas "
+        f"(B, L <= max_len). {hint[1]}"
+    )
+    for i, row in enumerate(out.tolist()):
         if EOS in row:
-            assert all(t == PAD for t in row[row.index(EOS) + 1:])
+            after = row[row.index(EOS) + 1:]
+            assert all(t == PAD for t in after), (
+                f"sample_decode row {i} is {row}: after its EOS={EOS} it holds {after}, expected only PAD={PAD}. "
+                "Tokens after <eos> were not replaced by <pad>: once a row has emitted EOS it is finished, and "
+                "every later token of that row must be pad_id (the other rows keep decoding). / "
+                f"La fila {i} de sample_decode es {row}: tras su EOS={EOS} contiene {after}, se esperaba solo "
+                f"PAD={PAD}. Los tokens tras <eos> no se han cambiado por <pad>: una fila que ha emitido EOS ha "
+                "terminado y todos sus tokens posteriores deben ser pad_id (las demás filas siguen decodificando)."
+            )
 
 
 def test_beam_search_finds_the_better_sentence():
     """Does a beam of 2 find B EOS (probability 0.405), which greedy misses?"""
     out = beam_search(BigramModel(TABLE), torch.ones(1, 3, dtype=torch.long), beam_size=2, max_len=5, sos_id=SOS,
                       eos_id=EOS, pad_id=PAD, length_penalty=0.0)
-    assert out.tolist() == [[B, EOS]]
+    got = out.tolist()
+    if _starts_with_sos(got):
+        hint = SOS_HINT
+    elif got == [[A, EOS]]:
+        hint = ("That is greedy's answer (0.55 x 0.4 = 0.22): keep the beam_size best hypotheses at every step "
+                "(the best of all k x V extensions, each scored with the running sum of log-probabilities), and "
+                "answer with the finished hypothesis of highest score, not the first or last one set aside.",
+                "Es la respuesta voraz (0,55 x 0,4 = 0,22): conserva las beam_size mejores hipótesis en cada paso "
+                "(las mejores de las k x V extensiones, puntuadas con la suma acumulada de log-probabilidades) y "
+                "responde con la hipótesis terminada de mayor puntuación, no con la primera o la última apartada.")
+    elif got == [[B]]:
+        hint = ("EOS is missing: a finished hypothesis keeps its EOS.",
+                "Falta EOS: una hipótesis terminada conserva su EOS.")
+    else:
+        hint = ("Look at how hypotheses are extended, scored and set aside when they emit EOS.",
+                "Revisa cómo se extienden, puntúan y apartan las hipótesis cuando emiten EOS.")
+    assert got == [[B, EOS]], (
+        f"beam_search(beam_size=2, length_penalty=0) gave {_show(got)}, expected {_show([[B, EOS]])}, the most "
+        f"likely sentence (0.45 x 0.9 = 0.405). {hint[0]} / "
+        f"beam_search(beam_size=2, length_penalty=0) dio {_show(got)}, se esperaba {_show([[B, EOS]])}, la frase "
+        f"más probable (0,45 x 0,9 = 0,405). {hint[1]}"
+    )
 
 
 def test_beam_of_one_is_greedy():
     """Is beam search with beam_size=1 the same as greedy decoding?"""
     src = torch.ones(1, 3, dtype=torch.long)
     beam = beam_search(BigramModel(TABLE), src, beam_size=1, max_len=5, sos_id=SOS, eos_id=EOS, pad_id=PAD)
-    assert beam.tolist() == greedy_decode(BigramModel(TABLE), src, 5, SOS, EOS, PAD).tolist()
+    greedy = greedy_decode(BigramModel(TABLE), src, 5, SOS, EOS, PAD)
+    if greedy.tolist() == [[A, EOS]]:
+        hint = ("greedy_decode is right here, so look at beam_search.",
+                "Aquí greedy_decode está bien, así que revisa beam_search.")
+    else:
+        hint = ("greedy_decode is wrong too: fix it first (see test_greedy_stops_at_eos).",
+                "greedy_decode también está mal: arréglalo antes (mira test_greedy_stops_at_eos).")
+    assert beam.tolist() == greedy.tolist(), (
+        f"beam_search(beam_size=1) gave {_show(beam.tolist())} but greedy_decode gave {_show(greedy.tolist())}; "
+        f"both should be {_show([[A, EOS]])}: with one hypothesis, beam search keeps the best extension at every "
+        f"step, like greedy. {hint[0]} / "
+        f"beam_search(beam_size=1) dio {_show(beam.tolist())} pero greedy_decode dio {_show(greedy.tolist())}; "
+        f"los dos deberían ser {_show([[A, EOS]])}: con una sola hipótesis, la búsqueda en haz se queda con la "
+        f"mejor extensión en cada paso, como la voraz. {hint[1]}"
+    )
+
+
+# A table on which the length penalty decides (alpha = 1, max_len = 4): A A A A, cut at
+# max_len, scores (log 0.8 + 3 log 8/13) / lp(4) = -1.1197 and A B EOS scores
+# (log 0.8 + log 5/13 + log 8/11) / lp(3) = -1.1228, so A A A A wins. Scored without the
+# penalty, with it multiplied, with <sos> counted in the length, or from probabilities
+# instead of log-probabilities, A B EOS wins instead.
+PENALTY_TABLE = [
+    [0.2, 0.2, 0.2, 0.2, 0.2],  # after PAD (unused)
+    [0.0, 0.0, 0.0, 0.8, 0.2],  # after SOS
+    [0.2, 0.2, 0.2, 0.2, 0.2],  # after EOS (unused)
+    [0.0, 0.0, 0.0, 8 / 13, 5 / 13],  # after A: never EOS
+    [0.0, 0.0, 8 / 11, 2 / 11, 1 / 11],  # after B
+]
+
+
+def test_beam_search_scores_log_probability_over_the_length_penalty():
+    """With a beam wide enough to keep every hypothesis, is the answer the finished one with
+    the best sum of log-probabilities divided by lp(n), n the generated tokens, EOS included?"""
+    out = beam_search(BigramModel(PENALTY_TABLE), torch.ones(1, 3, dtype=torch.long), beam_size=16, max_len=4,
+                      sos_id=SOS, eos_id=EOS, pad_id=PAD, length_penalty=1.0)
+    got, want = out.tolist(), [[A, A, A, A]]
+    if _starts_with_sos(got):
+        hint = SOS_HINT
+    elif got == [[A, B, EOS]]:
+        hint = ("A B EOS wins if the score is the plain sum of log-probabilities, or that sum multiplied by lp, "
+                "or divided by an lp whose length counts <sos>, or built from probabilities: divide the summed "
+                "log-probabilities by lp(n), n = generated tokens with EOS.",
+                "A B EOS gana si la puntuación es la suma de log-probabilidades sin más, o multiplicada por lp, o "
+                "dividida por un lp cuya longitud cuenta <sos>, o hecha con probabilidades: divide la suma de "
+                "log-probabilidades entre lp(n), n = tokens generados con EOS.")
+    elif got == [[B, EOS]]:
+        hint = ("B EOS is the first hypothesis to finish (step 2): keep searching while hypotheses are alive and "
+                "answer with the best finished one; a hypothesis that reaches max_len is finished too.",
+                "B EOS es la primera hipótesis que termina (paso 2): sigue mientras queden hipótesis vivas y "
+                "responde con la mejor terminada; una hipótesis que llega a max_len también termina.")
+    else:
+        hint = ("Look at how finished hypotheses are scored and how the best is chosen.",
+                "Revisa cómo se puntúan las hipótesis terminadas y cómo se elige la mejor.")
+    assert got == want, (
+        f"beam_search(beam_size=16, max_len=4, length_penalty=1) gave {_show(got)}, expected {_show(want)} "
+        f"(score -1.1197, against -1.1228 for A B EOS). {hint[0]} / "
+        f"beam_search(beam_size=16, max_len=4, length_penalty=1) dio {_show(got)}, se esperaba {_show(want)} "
+        f"(puntuación -1,1197, frente a -1,1228 de A B EOS). {hint[1]}"
+    )
+
+
+def test_sampled_decoding_divides_by_the_temperature_once():
+    """At temperature 0.5, is the first token of 4,000 sampled rows A about 60 % of the time,
+    as softmax(log [0.55, 0.45] / 0.5) gives?"""
+    generator = torch.Generator().manual_seed(0)
+    out = sample_decode(BigramModel(TABLE), torch.ones(4000, 3, dtype=torch.long), 1, SOS, EOS, PAD,
+                        temperature=0.5, generator=generator)
+    share = (out[:, 0] == A).double().mean().item()
+    want = 0.55 ** 2 / (0.55 ** 2 + 0.45 ** 2)
+    if abs(share - 0.55) < 0.035:
+        hint = ("That is temperature 1: divide the logits by the temperature before sampling.",
+                "Eso es temperatura 1: divide los logits entre la temperatura antes de muestrear.")
+    elif abs(share - 0.55 ** 4 / (0.55 ** 4 + 0.45 ** 4)) < 0.035:
+        hint = ("That is temperature 0.25: the logits are divided by the temperature twice (sample_decode and "
+                "sample_next_token both divide); let sample_next_token do it.",
+                "Eso es temperatura 0,25: los logits se dividen dos veces entre la temperatura (sample_decode y "
+                "sample_next_token); deja que lo haga sample_next_token.")
+    else:
+        hint = ("Divide the logits (not the probabilities) by the temperature, once, before the softmax.",
+                "Divide los logits (no las probabilidades) entre la temperatura, una vez, antes del softmax.")
+    assert abs(share - want) < 0.035, (
+        f"at temperature 0.5, {share:.1%} of the first tokens were A, expected about {want:.1%} "
+        f"(softmax(log p / 0.5) is p² renormalised). {hint[0]} / a temperatura 0,5, el {share:.1%} de los primeros "
+        f"tokens fueron A; se esperaba cerca del {want:.1%} (softmax(log p / 0,5) es p² renormalizado). {hint[1]}"
+    )

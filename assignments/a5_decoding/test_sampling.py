@@ -8,35 +8,170 @@ from sampling import sample_next_token
 LOGITS = torch.tensor([[2.0, 1.0, 0.5, -1.0, 0.0], [0.0, 3.0, 0.0, 0.0, 2.9]])
 
 
+def _got(t):
+    return f"{t.tolist()} (shape {tuple(t.shape)})"
+
+
 def test_greedy_cases_take_the_argmax():
     """Do temperature=0 and top_k=1 both pick the most likely token of every row?"""
-    assert sample_next_token(LOGITS, temperature=0.0).tolist() == [0, 1]
-    assert sample_next_token(LOGITS, top_k=1).tolist() == [0, 1]
+    out = sample_next_token(LOGITS, temperature=0.0)
+    assert out.tolist() == [0, 1], (
+        f"temperature=0 gave {_got(out)}, expected [0, 1] (shape (2,)), the argmax of each row of {LOGITS.tolist()}. "
+        "Temperature 0 means greedy: return the index of each row's largest logit, without sampling, as a (B,) "
+        "tensor. / "
+        f"temperature=0 dio {_got(out)}, se esperaba [0, 1] (forma (2,)), el argmax de cada fila de "
+        f"{LOGITS.tolist()}. Temperatura 0 es voraz: devuelve el índice del mayor logit de cada fila, sin muestrear, "
+        "como tensor (B,)."
+    )
+    out = sample_next_token(LOGITS, top_k=1)
+    if tuple(out.shape) == (2,):
+        hint = ("Another token was drawn, so more than one was kept: top-k must keep exactly k tokens (keeping "
+                "k+1, or ignoring top_k, lets others through).",
+                "Ha salido otro token, así que se conservó más de uno: top-k debe conservar exactamente k tokens "
+                "(conservar k+1, o ignorar top_k, deja pasar otros).")
+    else:
+        hint = ("Return one id per row, a (B,) tensor.", "Devuelve un id por fila, un tensor (B,).")
+    assert out.tolist() == [0, 1], (
+        f"top_k=1 gave {_got(out)}, expected [0, 1] (shape (2,)): with top_k=1 only the largest logit of each row "
+        f"remains, so the result is the argmax. {hint[0]} / "
+        f"top_k=1 dio {_got(out)}, se esperaba [0, 1] (forma (2,)): con top_k=1 solo queda el mayor logit de cada "
+        f"fila, así que el resultado es el argmax. {hint[1]}"
+    )
+
+
+def _top_k_hint(row, got, want):
+    ranked = LOGITS[row].sort(descending=True).values.tolist()
+    extra = got - want
+    if got < want:
+        return (f"Only {sorted(got)} ever came out, one token fewer than k: top-k keeping k-1 tokens does this (the "
+                "k-th largest logit must stay), and so does returning the argmax instead of drawing with "
+                "torch.multinomial.",
+                f"Solo salió {sorted(got)}, un token menos que k: pasa si top-k conserva k-1 tokens (el k-ésimo "
+                "mayor logit debe quedarse) y también si devuelves el argmax en vez de muestrear con "
+                "torch.multinomial.")
+    if want < got and all(LOGITS[row, t].item() == ranked[2] for t in extra):
+        return (f"Token(s) {sorted(extra)}, with the 3rd largest logit, came out too: top-k kept k+1 tokens.",
+                f"También salieron {sorted(extra)}, con el 3.er mayor logit: top-k conservó k+1 tokens.")
+    if got == set(range(LOGITS.size(1))):
+        return ("Every token came out: top_k had no effect on the draws.",
+                "Salieron todos los tokens: top_k no tuvo efecto en el muestreo.")
+    if row == 1 and got == {0, 1}:
+        return ("{0, 1} are positions inside the top-k list, not token ids: map the kept positions back to the "
+                "vocabulary ids.",
+                "{0, 1} son posiciones dentro de la lista top-k, no ids de tokens: vuelve a traducir las posiciones "
+                "conservadas a ids del vocabulario.")
+    return ("Keep the k largest logits of each row (by value, at their own positions) and draw among those only.",
+            "Conserva los k mayores logits de cada fila (por valor, en sus propias posiciones) y muestrea solo entre "
+            "ellos.")
 
 
 def test_top_k_never_leaves_the_k_best():
     """With top_k=2, is every draw one of the two largest logits of its row?"""
     g = torch.Generator().manual_seed(0)
     draws = sample_next_token(LOGITS.repeat(500, 1), top_k=2, generator=g).view(500, 2)
-    assert set(draws[:, 0].tolist()) == {0, 1} and set(draws[:, 1].tolist()) == {1, 4}
+    for row, want in ((0, {0, 1}), (1, {1, 4})):
+        got = set(draws[:, row].tolist())
+        hint = _top_k_hint(row, got, want) if got != want else ("", "")
+        assert got == want, (
+            f"top_k=2 on the row {LOGITS[row].tolist()}: 500 draws gave the tokens {sorted(got)}, expected exactly "
+            f"{sorted(want)}, the ids of its 2 largest logits. {hint[0]} / "
+            f"top_k=2 con la fila {LOGITS[row].tolist()}: 500 muestras dieron los tokens {sorted(got)}, se esperaba "
+            f"exactamente {sorted(want)}, los ids de sus 2 mayores logits. {hint[1]}"
+        )
 
 
 def test_top_p_keeps_the_smallest_set_reaching_p():
     """With probabilities [0.5, 0.3, 0.2] and top_p=0.6, are only the first two tokens drawn?"""
     logits = torch.tensor([[0.5, 0.3, 0.2]]).log().repeat(1000, 1)
     draws = sample_next_token(logits, top_p=0.6, generator=torch.Generator().manual_seed(1))
-    assert set(draws.tolist()) == {0, 1}
+    assert draws.dim() == 1, (
+        f"top_p=0.6 on 1000 rows gave shape {tuple(draws.shape)}, expected (1000,): return one token id per row, "
+        "a (B,) tensor (torch.multinomial gives (B, 1)). / "
+        f"top_p=0.6 con 1000 filas dio forma {tuple(draws.shape)}, se esperaba (1000,): devuelve un id de token por "
+        "fila, un tensor (B,) (torch.multinomial da (B, 1))."
+    )
+    got = set(draws.tolist())
+    if got == {0}:
+        hint = ("Token 1 never came out: top-p must keep the token that crosses p (dropping a token only when "
+                "the ones before it already reach p); a draw that never samples (argmax) also gives this.",
+                "El token 1 no salió nunca: top-p debe conservar el token que cruza p (quita un token solo cuando "
+                "los anteriores ya alcanzan p); también pasa si no muestreas (argmax).")
+    elif got == {0, 1, 2}:
+        hint = ("Token 2 came out too: once 0.5 + 0.3 reaches p the remaining tokens must go (top-p had no effect "
+                "or kept one token too many).",
+                "También salió el token 2: en cuanto 0,5 + 0,3 alcanza p, los demás tokens sobran (top-p no tuvo "
+                "efecto o conservó un token de más).")
+    else:
+        hint = ("Keep the most likely tokens (sorted in descending order) and put the result back at the tokens' "
+                "original positions.",
+                "Conserva los tokens más probables (ordenados de mayor a menor) y devuelve el resultado a las "
+                "posiciones originales de los tokens.")
+    assert got == {0, 1}, (
+        f"top_p=0.6 with probabilities [0.5, 0.3, 0.2]: 1000 draws gave the tokens {sorted(got)}, expected exactly "
+        f"[0, 1]: 0.5 alone is below 0.6 and 0.5 + 0.3 = 0.8 reaches it, so the smallest set is tokens 0 and 1. "
+        f"{hint[0]} / "
+        f"top_p=0.6 con probabilidades [0.5, 0.3, 0.2]: 1000 muestras dieron los tokens {sorted(got)}, se esperaba "
+        f"exactamente [0, 1]: 0,5 sola no llega a 0,6 y 0,5 + 0,3 = 0,8 sí, así que el conjunto mínimo son los "
+        f"tokens 0 y 1. {hint[1]}"
+    )
+
+
+def _differ(a, b):
+    return (a != b).sum().item() if a.shape == b.shape else "all"
 
 
 def test_same_generator_seed_same_draws():
     """Does the same generator seed give the same tokens?"""
     a = sample_next_token(LOGITS.repeat(50, 1), generator=torch.Generator().manual_seed(7))
     b = sample_next_token(LOGITS.repeat(50, 1), generator=torch.Generator().manual_seed(7))
-    assert torch.equal(a, b)
+    assert torch.equal(a, b), (
+        f"Two calls with generator=torch.Generator().manual_seed(7) differ at {_differ(a, b)} of {a.numel()} "
+        f"positions (first 8 draws: {a.tolist()[:8]} vs {b.tolist()[:8]}): every random draw must use the "
+        "generator passed in (torch.multinomial(..., generator=generator)), not the global random state. / "
+        f"Dos llamadas con generator=torch.Generator().manual_seed(7) difieren en {_differ(a, b)} de {a.numel()} "
+        f"posiciones (primeras 8 muestras: {a.tolist()[:8]} frente a {b.tolist()[:8]}): cada muestreo debe usar el "
+        "generador recibido (torch.multinomial(..., generator=generator)), no el estado aleatorio global."
+    )
 
 
 @pytest.mark.parametrize("kwargs", [{"temperature": -1.0}, {"top_k": 0}, {"top_p": 0.0}, {"top_p": 1.5}])
 def test_invalid_arguments_raise_value_error(kwargs):
     """Do a negative temperature, top_k < 1 or top_p outside (0, 1] raise ValueError?"""
-    with pytest.raises(ValueError):
+    args = ", ".join(f"{k}={v}" for k, v in kwargs.items())
+    try:
         sample_next_token(LOGITS, **kwargs)
+    except ValueError:
+        return
+    pytest.fail(
+        f"sample_next_token(logits, {args}) did not raise ValueError. Check the arguments first: temperature >= 0, "
+        "top_k None or >= 1, top_p None or in (0, 1]; otherwise raise ValueError saying what is allowed. / "
+        f"sample_next_token(logits, {args}) no lanzó ValueError. Comprueba antes los argumentos: temperature >= 0, "
+        "top_k None o >= 1, top_p None o en (0, 1]; si no, lanza ValueError diciendo qué se permite."
+    )
+
+
+def test_draws_follow_softmax_of_logits_over_temperature():
+    """At temperature 0.5, do 4,000 draws from logits [1, 0, -1] come out in the shares
+    softmax([1, 0, -1] / 0.5) gives (86.7 %, 11.7 %, 1.6 %)?"""
+    logits = torch.tensor([[1.0, 0.0, -1.0]]).repeat(4000, 1)
+    draws = sample_next_token(logits, temperature=0.5, generator=torch.Generator().manual_seed(0))
+    shares = torch.bincount(draws.flatten(), minlength=3)[:3].double() / draws.numel()
+    want = torch.softmax(torch.tensor([1.0, 0.0, -1.0], dtype=torch.float64) / 0.5, dim=-1)
+    at_one = torch.softmax(torch.tensor([1.0, 0.0, -1.0], dtype=torch.float64), dim=-1)
+    if (shares - at_one).abs().max() < 0.03:
+        hint = ("those are the shares at temperature 1: divide the logits by the temperature before the softmax, "
+                "not the probabilities after it",
+                "son las proporciones a temperatura 1: divide los logits entre la temperatura antes del softmax, no "
+                "las probabilidades después")
+    elif shares[0] < at_one[0]:
+        hint = ("the distribution is flatter than at temperature 1: divide by the temperature, do not multiply",
+                "la distribución es más plana que a temperatura 1: divide entre la temperatura, no multipliques")
+    else:
+        hint = ("divide the logits by the temperature once, then softmax and draw",
+                "divide los logits entre la temperatura una vez, luego softmax y muestreo")
+    assert (shares - want).abs().max() < 0.03, (
+        f"temperature=0.5 on logits [1, 0, -1]: 4,000 draws gave shares {_got(shares.round(decimals=3))}, expected "
+        f"about {_got(want.round(decimals=3))}; {hint[0]} / temperature=0.5 con logits [1, 0, -1]: 4000 muestras "
+        f"dieron proporciones {_got(shares.round(decimals=3))}, se esperaba cerca de {_got(want.round(decimals=3))}; "
+        f"{hint[1]}"
+    )

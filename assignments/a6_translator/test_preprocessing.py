@@ -1,8 +1,64 @@
 """Public tests for preprocessing.py. Run them with ``pytest assignments/a6_translator``."""
 
+import re
+import unicodedata
+
 import pytest
 
 from preprocessing import clean_text
+
+MARKS = "¿?¡!,"
+ALLOWED = set("abcdefghijklmnopqrstuvwxyz0123456789áéíóúüñ ") | set(MARKS)
+
+
+def _message(raw, got, want, shown=None):
+    """What clean_text got wrong, in both languages, for the assert messages."""
+    shown = shown or repr(raw)
+    en, es = [], []
+    if not isinstance(got, str):
+        return (f"clean_text({shown}) returned {got!r}, a {type(got).__name__}, expected the str {want!r}. / "
+                f"clean_text({shown}) devolvió {got!r}, un {type(got).__name__}, se esperaba el str {want!r}.")
+    lost_upper = any(got.count(c.lower()) < want.count(c.lower()) for c in raw if c.isupper())
+    if got != got.lower():
+        en.append("Upper-case letters are left: lower-case the text.")
+        es.append("Quedan mayúsculas: pasa el texto a minúsculas.")
+    elif lost_upper:
+        en.append("Upper-case letters were deleted: lower-case the text before deleting characters.")
+        es.append("Se borraron las mayúsculas: pasa el texto a minúsculas antes de borrar caracteres.")
+    elif any(unicodedata.combining(c) for c in got):
+        en.append("A combining accent is left as a separate character: normalise to NFC first.")
+        es.append("Queda un acento combinante como carácter aparte: normaliza a NFC primero.")
+    elif unicodedata.normalize("NFC", raw) != raw and got == want.replace("é", "e").replace("ñ", "n"):
+        en.append("The combining accents were deleted: normalise to NFC before deleting characters.")
+        es.append("Se borraron los acentos combinantes: normaliza a NFC antes de borrar caracteres.")
+    elif [c for c in want if c in "áéíóúüñ"] != [c for c in got.lower() if c in "áéíóúüñ"]:
+        en.append("The accented letters á é í ó ú ü ñ must stay as they are.")
+        es.append("Las letras acentuadas á é í ó ú ü ñ deben quedarse como están.")
+    if [c for c in want if c in MARKS] != [c for c in got if c in MARKS]:
+        en.append("Some of ¿ ? ¡ ! , were lost: they are tokens of their own, keep them.")
+        es.append("Se perdió algún ¿ ? ¡ ! ,: son tokens propios, consérvalos.")
+    elif re.search(f"[{MARKS}][^ ]|[^ ][{MARKS}]", got):
+        en.append("¿ ? ¡ ! , were not separated: put a space on each side of every one of them.")
+        es.append("¿ ? ¡ ! , no se han separado: pon un espacio a cada lado de cada uno.")
+    if got != " ".join(got.split()):
+        en.append("Collapse runs of whitespace (tabs and newlines too) to one space and strip both ends.")
+        es.append("Colapsa los espacios seguidos (tabuladores y saltos de línea incluidos) en uno y recorta los "
+                  "extremos.")
+    kept = sorted(c for c in set(got.lower()) - ALLOWED if not c.isspace() and not unicodedata.combining(c))
+    if kept:
+        en.append(f"Other symbols {kept} must be deleted (\"don't\" -> \"dont\", \"Hola.\" -> \"hola\").")
+        es.append(f"Hay que borrar los demás símbolos {kept} (\"don't\" -> \"dont\", \"Hola.\" -> \"hola\").")
+    if not en and got.replace(" ", "") == want.replace(" ", ""):
+        en.append("Same characters, different spaces: delete other symbols instead of turning them into spaces.")
+        es.append("Mismos caracteres, distintos espacios: borra los demás símbolos en vez de cambiarlos por espacios.")
+    if not en:
+        en.append("Follow the docstring's order: NFC, lower-case, space out ¿ ? ¡ ! ,, delete the rest, collapse "
+                  "the spaces.")
+        es.append("Sigue el orden del docstring: NFC, minúsculas, separa ¿ ? ¡ ! ,, borra lo demás, colapsa los "
+                  "espacios.")
+    got = ascii(got) if any(unicodedata.combining(c) for c in got) else repr(got)  # make the accent visible
+    return (f"clean_text({shown}) returned {got}, expected {want!r}. {' '.join(en)} / "
+            f"clean_text({shown}) devolvió {got}, se esperaba {want!r}. {' '.join(es)}")
 
 
 @pytest.mark.parametrize("raw, clean", [
@@ -14,14 +70,18 @@ from preprocessing import clean_text
 ])
 def test_course_examples(raw, clean):
     """Does clean_text split off ¿ ? ¡ ! , lower-case, and drop other symbols?"""
-    assert clean_text(raw) == clean
+    got = clean_text(raw)
+    assert got == clean, _message(raw, got, clean)
 
 
 def test_decomposed_accents_are_composed():
     """Is "e" + a combining acute accent (U+0301) kept as the single letter "é"?"""
-    assert clean_text("cafe\u0301 NIN\u0303O") == "café niño"
+    raw = "cafe\u0301 NIN\u0303O"
+    got = clean_text(raw)
+    assert got == "café niño", _message(raw, got, "café niño", shown="'cafe\\u0301 NIN\\u0303O'")
 
 
 def test_nothing_left_is_the_empty_string():
     """Does a string of symbols only clean to ""?"""
-    assert clean_text(" ...;:-- ") == ""
+    got = clean_text(" ...;:-- ")
+    assert got == "", _message(" ...;:-- ", got, "")

@@ -5,11 +5,39 @@ import torch
 from layers import DecoderLayer, EncoderLayer
 
 
+def _rounded(t):
+    """A tensor's values as a compact list, rounded to 4 decimals (for messages)."""
+    return torch.as_tensor(t).detach().double().round(decimals=4).tolist()
+
+
+def _shape(t):
+    """A shape as a plain tuple, or what the value is when it is not a tensor (for messages)."""
+    if isinstance(t, torch.Tensor):
+        return tuple(t.shape)
+    if isinstance(t, (tuple, list)):
+        return f"{type(t).__name__} (len {len(t)})"
+    return f"{type(t).__name__} {t!r:.60}"
+
+
 def test_encoder_layer_keeps_shape():
     """Does an encoder layer map (B, S, d_model) to (B, S, d_model), post- and pre-norm?"""
     for norm_first in (False, True):
         layer = EncoderLayer(32, 4, 64, dropout=0.0, norm_first=norm_first)
-        assert layer(torch.randn(2, 7, 32)).shape == (2, 7, 32)
+        out = layer(torch.randn(2, 7, 32))
+        assert isinstance(out, torch.Tensor), (
+            f"EncoderLayer(32, 4, 64, norm_first={norm_first}) returned {_shape(out)}, expected one tensor of shape "
+            "(B, S, d_model) = (2, 7, 32); note that MultiHeadAttention returns a pair (output, weights) and only "
+            f"the output goes on / EncoderLayer(32, 4, 64, norm_first={norm_first}) devolvió {_shape(out)} y se "
+            "esperaba un solo tensor de forma (B, S, d_model) = (2, 7, 32); ojo: MultiHeadAttention devuelve un par "
+            "(salida, pesos) y solo la salida sigue adelante"
+        )
+        assert out.shape == (2, 7, 32), (
+            f"EncoderLayer(32, 4, 64, norm_first={norm_first}) on x of shape (2, 7, 32) gave shape {_shape(out)}, "
+            "expected (B, S, d_model) = (2, 7, 32): each sub-layer and each residual sum must keep the shape of x / "
+            f"EncoderLayer(32, 4, 64, norm_first={norm_first}) con x de forma (2, 7, 32) dio forma {_shape(out)} y "
+            "se esperaba (B, S, d_model) = (2, 7, 32): cada subcapa y cada suma residual deben conservar la forma "
+            "de x"
+        )
 
 
 def test_decoder_layer_is_causal():
@@ -21,4 +49,124 @@ def test_decoder_layer_is_causal():
     y = x.clone()
     y[0, 3] += 1.0
     a, b = layer(x, memory, causal), layer(y, memory, causal)
-    torch.testing.assert_close(a[0, :3], b[0, :3])
+
+    def message(default):
+        again = layer(x, memory, causal)
+        if again.shape != a.shape or not torch.equal(again, a):
+            return (
+                "the same inputs gave a different output on a second call in eval mode, so the positions cannot be "
+                "compared: is there randomness that eval() does not turn off (dropout called with training=True, "
+                "layers created inside forward)? / las mismas entradas dieron otra salida en una segunda llamada en "
+                "modo evaluación, así que no se pueden comparar las posiciones: ¿hay algo aleatorio que eval() no "
+                f"desactiva (dropout con training=True, capas creadas dentro de forward)?\n{default}"
+            )
+        change = _rounded((a[0] - b[0]).abs().flatten(1).amax(1))
+        return (
+            "with the causal mask, changing target position 3 changed the outputs at earlier positions: largest "
+            f"|change| at positions 0..4 = {change}, expected 0 at positions 0, 1, 2. Position t may only see "
+            "positions <= t: check that self_attn gets tgt_mask and that cross_attn takes its keys and values from "
+            "memory, not from x / con la máscara causal, cambiar la posición 3 del destino cambió las salidas en "
+            f"posiciones anteriores: mayor |cambio| en las posiciones 0..4 = {change}, se esperaba 0 en las "
+            "posiciones 0, 1, 2. La posición t solo puede ver las posiciones <= t: comprueba que self_attn recibe "
+            f"tgt_mask y que cross_attn toma sus claves y valores de memory, no de x\n{default}"
+        )
+
+    torch.testing.assert_close(a[0, :3], b[0, :3], msg=message)
+
+
+def _randomised(layer):
+    """``layer`` in eval mode with every vector parameter (biases, LayerNorm weights) drawn
+    at random: freshly built LayerNorms are all the same map (weight 1, bias 0), so using
+    norm1 where norm2 belongs would otherwise go unnoticed."""
+    generator = torch.Generator().manual_seed(7)
+    with torch.no_grad():
+        for p in layer.parameters():
+            if p.dim() == 1:
+                p.copy_(1.0 + 0.5 * torch.randn(p.shape, generator=generator))
+    return layer.eval()
+
+
+def _padding(lengths, size):
+    """A (B, 1, 1, size) mask, True on the first lengths[b] positions of row b."""
+    return (torch.arange(size) < torch.tensor(lengths)[:, None]).view(len(lengths), 1, 1, size)
+
+
+def test_encoder_layer_follows_the_paper_sublayer_by_sublayer():
+    """Is a post-norm encoder layer h = norm1(x + SelfAttn(x)), then norm2(h + FF(h)); and a
+    pre-norm one h = x + SelfAttn(norm1(x)), then h + FF(norm2(h))?"""
+    torch.manual_seed(3)
+    x, mask = torch.randn(2, 5, 16), _padding([5, 3], 5)
+    for norm_first in (False, True):
+        layer = _randomised(EncoderLayer(16, 2, 32, dropout=0.0, norm_first=norm_first))
+        with torch.no_grad():
+            if norm_first:
+                y = layer.norm1(x)
+                h = x + layer.self_attn(y, y, y, mask)[0]
+                expected = h + layer.ff(layer.norm2(h))
+            else:
+                h = layer.norm1(x + layer.self_attn(x, x, x, mask)[0])
+                expected = layer.norm2(h + layer.ff(h))
+            got = layer(x, mask)
+        kind = "pre-norm" if norm_first else "post-norm"
+        torch.testing.assert_close(got, expected, msg=lambda m, kind=kind: (
+            f"the {kind} encoder layer differs from the formula in the test's docstring: check each residual "
+            "(x + ...), which LayerNorm each sub-layer uses (norm1 for self-attention, norm2 for the feed-forward) "
+            "and where it goes, and that the mask reaches self-attention / la capa de codificador "
+            f"{kind} no sigue la fórmula del docstring del test: revisa cada residual (x + ...), qué LayerNorm usa "
+            "cada subcapa (norm1 la autoatención, norm2 la feed-forward) y dónde va, y que la máscara llegue a "
+            f"la autoatención\n{m}"))
+
+
+def test_decoder_layer_follows_the_paper_sublayer_by_sublayer():
+    """Is a post-norm decoder layer norm1(x + SelfAttn(x, tgt_mask)), then norm2(h + CrossAttn(h,
+    memory, src_mask)), then norm3(h + FF(h)); and the pre-norm one the same with each norm on
+    the sub-layer's input?"""
+    torch.manual_seed(4)
+    x, memory = torch.randn(2, 5, 16), torch.randn(2, 6, 16)
+    tgt_mask, src_mask = torch.ones(5, 5).tril().bool(), _padding([6, 4], 6)
+    for norm_first in (False, True):
+        layer = _randomised(DecoderLayer(16, 2, 32, dropout=0.0, norm_first=norm_first))
+        with torch.no_grad():
+            if norm_first:
+                y = layer.norm1(x)
+                h = x + layer.self_attn(y, y, y, tgt_mask)[0]
+                h = h + layer.cross_attn(layer.norm2(h), memory, memory, src_mask)[0]
+                expected = h + layer.ff(layer.norm3(h))
+            else:
+                h = layer.norm1(x + layer.self_attn(x, x, x, tgt_mask)[0])
+                h = layer.norm2(h + layer.cross_attn(h, memory, memory, src_mask)[0])
+                expected = layer.norm3(h + layer.ff(h))
+            got = layer(x, memory, tgt_mask, src_mask)
+        kind = "pre-norm" if norm_first else "post-norm"
+        torch.testing.assert_close(got, expected, msg=lambda m, kind=kind: (
+            f"the {kind} decoder layer differs from the formula in the test's docstring: check the order of the "
+            "three sub-layers, that cross-attention takes its queries from the decoder and its keys and values "
+            "from memory with src_mask, each residual, and which LayerNorm each sub-layer uses (norm1, norm2, "
+            f"norm3 in order) / la capa de decodificador {kind} no sigue la fórmula del docstring del test: "
+            "revisa el orden de las tres subcapas, que la atención cruzada tome las consultas del decodificador "
+            "y las claves y valores de memory con src_mask, cada residual, y qué LayerNorm usa cada subcapa "
+            f"(norm1, norm2, norm3 por orden)\n{m}"))
+
+
+def test_decoder_layer_reads_memory_only_where_src_mask_allows():
+    """Does changing memory at source positions the src_mask hides leave the output as it was,
+    while changing a visible position changes it?"""
+    torch.manual_seed(5)
+    layer = _randomised(DecoderLayer(16, 2, 32, dropout=0.0))
+    x, memory, src_mask = torch.randn(1, 4, 16), torch.randn(1, 6, 16), _padding([4], 6)
+    hidden, visible = memory.clone(), memory.clone()
+    hidden[0, 4:] += 3.0
+    visible[0, 1] += 3.0
+    with torch.no_grad():
+        base = layer(x, memory, None, src_mask)
+        changed_hidden = (layer(x, hidden, None, src_mask) - base).abs().max().item()
+        changed_visible = (layer(x, visible, None, src_mask) - base).abs().max().item()
+    assert changed_visible > 1e-4, (
+        f"changing a visible memory position changed the output by only {changed_visible:.2g}: cross-attention "
+        "must read memory (keys and values from memory, not from x) / cambiar una posición visible de memory "
+        f"apenas cambió la salida ({changed_visible:.2g}): la atención cruzada debe leer memory (claves y valores "
+        "de memory, no de x)")
+    assert changed_hidden < 1e-6, (
+        f"changing memory at positions 4-5, which src_mask hides, changed the output by {changed_hidden:.2g}: pass "
+        "src_mask to cross_attn / cambiar memory en las posiciones 4-5, ocultas por src_mask, cambió la salida "
+        f"en {changed_hidden:.2g}: pasa src_mask a cross_attn")

@@ -1,28 +1,234 @@
 """Public tests for transformer.py. Run them with ``pytest assignments/a4_transformer``."""
 
+import math
+
 import torch
 
+from masks import padding_mask, target_mask
 from transformer import Transformer, TransformerConfig
 
 SMALL = dict(src_vocab_size=20, tgt_vocab_size=30, d_model=32, num_heads=4, num_layers=2, d_ff=64, dropout=0.0)
+
+
+def _shape(t):
+    """A shape as a plain tuple, or what the value is when it is not a tensor (for messages)."""
+    if isinstance(t, torch.Tensor):
+        return tuple(t.shape)
+    if isinstance(t, (tuple, list)):
+        return f"{type(t).__name__} (len {len(t)})"
+    return f"{type(t).__name__} {t!r:.60}"
+
+
+def _logits_hint(shape):
+    """What wrong logits shapes (expected (3, 5, 30): B = 3, S = 7, T = 5, V = 30) point to, in both languages."""
+    if shape == (3, 5, 32):
+        return (" The last dimension is d_model = 32: decode must end with the generator, which maps d_model to the "
+                "target vocabulary",
+                " La última dimensión es d_model = 32: decode debe acabar con el generator, que lleva d_model al "
+                "vocabulario de destino")
+    if shape == (3, 5, 20):
+        return (" The last dimension is src_vocab_size = 20: the logits are over the target vocabulary "
+                "(tgt_vocab_size = 30)",
+                " La última dimensión es src_vocab_size = 20: los logits son sobre el vocabulario de destino "
+                "(tgt_vocab_size = 30)")
+    if len(shape) == 3 and shape[1] == 7:
+        return (" There is one row per source token (S = 7) instead of one per target token (T = 5): the decoder "
+                "runs on tgt, and its cross-attention takes the queries from the decoder and the keys and values "
+                "from memory",
+                " Hay una fila por token de origen (S = 7) en vez de una por token de destino (T = 5): el "
+                "decodificador trabaja sobre tgt, y su atención cruzada toma las consultas del decodificador y las "
+                "claves y valores de memory")
+    return "", ""
 
 
 def test_logits_shape():
     """Does the model map (B, S) and (B, T) token ids to (B, T, V) logits?"""
     model = Transformer(TransformerConfig(**SMALL))
     src, tgt = torch.randint(1, 20, (3, 7)), torch.randint(1, 30, (3, 5))
-    assert model(src, tgt).shape == (3, 5, 30)
+    logits = model(src, tgt)
+    hint_en, hint_es = _logits_hint(_shape(logits)) if isinstance(logits, torch.Tensor) else ("", "")
+    assert isinstance(logits, torch.Tensor) and logits.shape == (3, 5, 30), (
+        f"model(src, tgt) with src (B, S) = (3, 7) and tgt (B, T) = (3, 5) gave {_shape(logits)}, expected logits "
+        f"(B, T, V) = (3, 5, 30), V = tgt_vocab_size.{hint_en} / model(src, tgt) con src (B, S) = (3, 7) y tgt "
+        f"(B, T) = (3, 5) dio {_shape(logits)} y se esperaban logits (B, T, V) = (3, 5, 30), V = "
+        f"tgt_vocab_size.{hint_es}"
+    )
 
 
 def test_encode_then_decode_equals_forward():
     """Is forward(src, tgt) the same as decode(tgt, *encode(src))?"""
     model = Transformer(TransformerConfig(**SMALL)).eval()
     src, tgt = torch.randint(1, 20, (2, 6)), torch.randint(1, 30, (2, 4))
-    memory, src_mask = model.encode(src)
-    torch.testing.assert_close(model.decode(tgt, memory, src_mask), model(src, tgt))
+    encoded = model.encode(src)
+    got_en = got_es = _shape(encoded)
+    if isinstance(encoded, torch.Tensor):
+        got_en, got_es = f"one tensor of shape {got_en}", f"un solo tensor de forma {got_es}"
+    assert isinstance(encoded, (tuple, list)) and len(encoded) == 2, (
+        f"model.encode(src) returned {got_en}, expected a pair (memory, src_mask): memory "
+        "(B, S, d_model) and the source padding mask (B, 1, 1, S) that decode needs / model.encode(src) devolvió "
+        f"{got_es} y se esperaba un par (memory, src_mask): memory (B, S, d_model) y la "
+        "máscara de relleno del origen (B, 1, 1, S) que necesita decode"
+    )
+    memory, src_mask = encoded
+    decoded, forward = model.decode(tgt, memory, src_mask), model(src, tgt)
+
+    def message(default):
+        if not (isinstance(decoded, torch.Tensor) and isinstance(forward, torch.Tensor)
+                and decoded.shape == forward.shape):
+            return (
+                f"decode(tgt, *encode(src)) gave {_shape(decoded)} but model(src, tgt) gave {_shape(forward)}; "
+                "both must be the logits (B, T, V) = (2, 4, 30) / decode(tgt, *encode(src)) dio "
+                f"{_shape(decoded)} pero model(src, tgt) dio {_shape(forward)}; los dos deben ser los logits "
+                f"(B, T, V) = (2, 4, 30)\n{default}"
+            )
+        again = model(src, tgt)
+        if again.shape != forward.shape or not torch.equal(again, forward):
+            return (
+                "model(src, tgt) gave different logits on two calls in eval mode: something random is not turned "
+                "off by eval(); use the module's nn.Dropout layers (or pass training=self.training) / "
+                "model(src, tgt) dio logits distintos en dos llamadas en modo evaluación: eval() no desactiva algo "
+                "aleatorio; usa las capas nn.Dropout del módulo (o pasa training=self.training)"
+                f"\n{default}"
+            )
+        largest = round(float((decoded - forward).abs().max()), 4)
+        return (
+            f"decode(tgt, *encode(src)) differs from model(src, tgt) by up to {largest} (eval mode): forward must "
+            "be exactly encode followed by decode; check that forward calls both rather than a path of its own, "
+            "and that decode uses the memory and src_mask it receives / decode(tgt, *encode(src)) difiere de "
+            f"model(src, tgt) hasta en {largest} (modo evaluación): forward debe ser exactamente encode seguido de "
+            "decode; comprueba que forward llama a los dos en vez de seguir su propio camino, y que decode usa la "
+            f"memory y la src_mask que recibe\n{default}"
+        )
+
+    torch.testing.assert_close(decoded, forward, msg=message)
+
+
+def _tie_hint(model):
+    """Why generator.weight is not tgt_embed.weight, in both languages (only called when it is not)."""
+    generator, embedding = model.generator.weight, model.tgt_embed.weight
+    if generator is getattr(getattr(model, "src_embed", None), "weight", None):
+        return ("it is the source embedding's weight: tie it to tgt_embed, the target side",
+                "es el peso del embedding de origen: átalo a tgt_embed, el del destino")
+    if generator.shape == embedding.shape and generator.data_ptr() == embedding.data_ptr():
+        return ("the two share memory while being two different Parameters (copied through .data?): assign "
+                "tgt_embed's Parameter itself to the generator's weight",
+                "los dos comparten memoria siendo dos Parameters distintos (¿copiados con .data?): asigna el propio "
+                "Parameter de tgt_embed al peso del generator")
+    if generator.shape == embedding.shape and torch.equal(generator, embedding):
+        return ("they are two separate tensors with the same values, so training would update only one: assign "
+                "tgt_embed's Parameter itself instead of copying it",
+                "son dos tensores distintos con los mismos valores, así que el entrenamiento solo actualizaría uno: "
+                "asigna el propio Parameter de tgt_embed en vez de copiarlo")
+    return (f"the generator keeps a weight of its own, shape {tuple(generator.shape)}: with tie_weights=True it must "
+            f"reuse tgt_embed's weight, shape {tuple(embedding.shape)} = (V, d_model)",
+            f"el generator conserva un peso propio, de forma {tuple(generator.shape)}: con tie_weights=True debe "
+            f"reutilizar el peso de tgt_embed, de forma {tuple(embedding.shape)} = (V, d_model)")
 
 
 def test_tied_weights_share_one_matrix():
     """With tie_weights, is the output projection the target embedding itself?"""
     model = Transformer(TransformerConfig(**SMALL, tie_weights=True))
-    assert model.generator.weight is model.tgt_embed.weight
+    assert model.generator.weight is model.tgt_embed.weight, (
+        f"with tie_weights=True, model.generator.weight must be the very same Parameter as model.tgt_embed.weight, "
+        f"but {_tie_hint(model)[0]} / con tie_weights=True, model.generator.weight debe ser exactamente el mismo "
+        f"Parameter que model.tgt_embed.weight, pero {_tie_hint(model)[1]}"
+    )
+
+
+def _randomised(model):
+    """``model`` in eval mode with every vector parameter (biases, LayerNorm weights) drawn at
+    random, so that a LayerNorm left out or used twice changes the result."""
+    generator = torch.Generator().manual_seed(11)
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.dim() == 1:
+                p.copy_(1.0 + 0.5 * torch.randn(p.shape, generator=generator))
+    return model.eval()
+
+
+PAD = 0
+SRC = torch.tensor([[5, 3, 9, 2, 7, 4], [8, 6, 3, PAD, PAD, PAD]])  # (B, S) with padding in row 1
+TGT = torch.tensor([[1, 12, 7, 25], [1, 4, 9, PAD]])  # (B, T)
+
+
+def test_embed_scales_by_sqrt_d_model_then_adds_positions():
+    """Is embed(table, tokens) the table's vectors times sqrt(d_model), then the positional
+    encoding, once (section 3.4)?"""
+    model = Transformer(TransformerConfig(**SMALL)).eval()
+    with torch.no_grad():
+        vectors = model.tgt_embed(TGT)
+        got = model.embed(model.tgt_embed, TGT)
+        expected = model.positional(vectors * math.sqrt(SMALL["d_model"]))
+        positions_twice = model.positional(expected)
+    if torch.allclose(got, positions_twice, atol=1e-5):
+        raise AssertionError("embed adds the positional encoding twice: call self.positional once / embed suma "
+                             "la codificación posicional dos veces: llama a self.positional una sola vez")
+    for wrong, name in ((1.0, "1 (no scaling)"), (SMALL["d_model"], "d_model")):
+        if torch.allclose(got, model.positional(vectors * wrong), atol=1e-5):
+            raise AssertionError(f"embed scales the token vectors by {name}; the paper multiplies them by "
+                                 f"sqrt(d_model) = {math.sqrt(SMALL['d_model']):.3f} / embed escala los vectores por "
+                                 f"{name}; el artículo los multiplica por sqrt(d_model)")
+    torch.testing.assert_close(got, expected, msg=lambda m: (
+        "embed(table, tokens) should be positional(table(tokens) * sqrt(d_model)), then dropout (off here): "
+        "scale before adding the positions / embed(tabla, tokens) debe ser positional(tabla(tokens) * "
+        f"sqrt(d_model)) y luego dropout (aquí desactivado): escala antes de sumar las posiciones\n{m}"))
+
+
+def test_embed_applies_dropout_in_training():
+    """In training mode with dropout 0.5, does embed drop some of its outputs (dropout after
+    the embeddings and positions, section 5.4)?"""
+    model = Transformer(TransformerConfig(**{**SMALL, "dropout": 0.5})).train()
+    torch.manual_seed(6)
+    out = model.embed(model.tgt_embed, TGT)
+    zeros = (out == 0).float().mean().item()
+    assert 0.2 < zeros < 0.8, (
+        f"{zeros:.0%} of embed's outputs are zero in training mode with dropout 0.5, expected about half: apply "
+        f"self.dropout after adding the positions / el {zeros:.0%} de las salidas de embed son cero en modo "
+        "entrenamiento con dropout 0.5, se esperaba la mitad: aplica self.dropout tras sumar las posiciones")
+
+
+def test_encode_runs_the_source_through_every_layer_and_the_final_norm():
+    """Pre-norm: is encode(src) encoder_norm(layer_N(... layer_1(embed(src_embed, src), mask))),
+    with mask = padding_mask(src), and is that mask returned?"""
+    model = _randomised(Transformer(TransformerConfig(**SMALL, norm_first=True)))
+    with torch.no_grad():
+        memory, src_mask = model.encode(SRC)
+        mask = padding_mask(SRC, PAD)
+        x = model.embed(model.src_embed, SRC)
+        for layer in model.encoder_layers:
+            x = layer(x, mask)
+        expected = model.encoder_norm(x)
+    assert src_mask is not None and src_mask.shape == mask.shape and torch.equal(src_mask, mask), (
+        f"encode should return padding_mask(src) of shape {tuple(mask.shape)} as its second value, got "
+        f"{None if src_mask is None else tuple(src_mask.shape)} / encode debe devolver padding_mask(src) como "
+        "segundo valor")
+    torch.testing.assert_close(memory, expected, msg=lambda m: (
+        "encode differs from the composition in the test's docstring: embed the source with src_embed (not "
+        "tgt_embed), run every encoder layer in order with the source padding mask, then encoder_norm (the final "
+        "LayerNorm of pre-norm), and add no positions outside embed / encode no sigue la composición del "
+        "docstring: src_embed (no tgt_embed), todas las capas en orden con la máscara de relleno, luego "
+        f"encoder_norm, y ninguna posición sumada fuera de embed\n{m}"))
+
+
+def test_decode_returns_the_logits_of_the_decoder_stack():
+    """Pre-norm: is decode(tgt, memory, src_mask) generator(decoder_norm(layer_N(... layer_1(
+    embed(tgt_embed, tgt), memory, target_mask(tgt), src_mask)))), raw logits (no softmax)?"""
+    model = _randomised(Transformer(TransformerConfig(**SMALL, norm_first=True)))
+    with torch.no_grad():
+        memory, src_mask = torch.randn(2, 6, SMALL["d_model"]), padding_mask(SRC, PAD)
+        got = model.decode(TGT, memory, src_mask)
+        x = model.embed(model.tgt_embed, TGT)
+        for layer in model.decoder_layers:
+            x = layer(x, memory, target_mask(TGT, PAD), src_mask)
+        expected = model.generator(model.decoder_norm(x))
+    sums = got.exp().sum(-1) if got.min() < 0 else got.sum(-1)
+    if torch.allclose(sums, torch.ones_like(sums), atol=1e-4):
+        raise AssertionError("decode returns (log-)probabilities: return the generator's raw logits, the loss "
+                             "and the decoders apply the softmax / decode devuelve (log-)probabilidades: "
+                             "devuelve los logits del generator, la pérdida y los decodificadores aplican softmax")
+    torch.testing.assert_close(got, expected, msg=lambda m: (
+        "decode differs from the composition in the test's docstring: embed the target with tgt_embed, run every "
+        "decoder layer with target_mask(tgt) and src_mask (the memory mask), then decoder_norm (the final "
+        "LayerNorm of pre-norm) and the generator / decode no sigue la composición del docstring: tgt_embed, "
+        "todas las capas con target_mask(tgt) y src_mask, luego decoder_norm y el generator\n"
+        f"{m}"))

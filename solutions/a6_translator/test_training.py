@@ -27,20 +27,82 @@ SRC = torch.tensor([[3, 4, 0], [5, 3, 4]])
 TGT = torch.tensor([[1, 3, 2, 0, 0], [1, 5, 4, 3, 2]])  # <sos> ... <eos> <pad>
 
 
+def _near(a, b):
+    return b != 0 and abs(a - b) <= 1e-5 * abs(b)
+
+
 def test_sequence_loss_ignores_pad():
     """Is the loss the mean of -log p(label) over the labels that are not pad?"""
     logits = torch.arange(2 * 3 * V, dtype=torch.float32).reshape(2, 3, V).sin()
     labels = torch.tensor([[2, 0, 0], [1, 4, 5]])
     logp = logits.log_softmax(-1)
     want = -(logp[0, 0, 2] + logp[1, 0, 1] + logp[1, 1, 4] + logp[1, 2, 5]) / 4
-    assert sequence_loss(logits, labels, pad_id=0).item() == pytest.approx(want.item(), rel=1e-6)
+    got = sequence_loss(logits, labels, pad_id=0).item()
+    every = -logp.gather(-1, labels[..., None]).mean().item()  # the 2 pad labels counted too
+    if _near(got, every):
+        hint = ("That is the mean over all 6 labels: the 2 labels equal to pad_id must not count (ignore_index).",
+                "Es la media de las 6 etiquetas: las 2 iguales a pad_id no deben contar (ignore_index).")
+    elif _near(got, 4 * want.item()):
+        hint = ("That is the sum over the 4 real labels: take their mean.",
+                "Es la suma de las 4 etiquetas reales: calcula su media.")
+    elif _near(got, 4 / 6 * want.item()):
+        hint = ("That is their sum divided by all 6 positions: divide by the 4 labels that are not pad_id.",
+                "Es su suma dividida entre las 6 posiciones: divide entre las 4 etiquetas que no son pad_id.")
+    else:
+        hint = ("Flatten logits to (B*T, V) and labels to (B*T,) and take the cross-entropy of each label.",
+                "Aplana los logits a (B*T, V) y las etiquetas a (B*T,) y toma la entropía cruzada de cada etiqueta.")
+    assert got == pytest.approx(want.item(), rel=1e-6), (
+        f"sequence_loss gave {got:.6f}, expected {want.item():.6f}, the mean of -log p(label) over the 4 labels "
+        f"that are not pad_id=0 (labels {labels.tolist()}). {hint[0]} / "
+        f"sequence_loss dio {got:.6f}, se esperaba {want.item():.6f}, la media de -log p(etiqueta) sobre las 4 "
+        f"etiquetas que no son pad_id=0 (etiquetas {labels.tolist()}). {hint[1]}"
+    )
 
 
 def test_uniform_logits_cost_log_v_even_with_smoothing():
     """Do all-equal logits cost log V per token, with or without label smoothing?"""
     labels = torch.tensor([[3, 4, 0]])
     for eps in (0.0, 0.1):
-        assert sequence_loss(torch.zeros(1, 3, V), labels, label_smoothing=eps).item() == pytest.approx(math.log(V))
+        got = sequence_loss(torch.zeros(1, 3, V), labels, label_smoothing=eps).item()
+        if _near(got, 2 * math.log(V)) or _near(got, 3 * math.log(V)):
+            hint = ("That is a sum over the labels, not their mean.", "Es una suma de etiquetas, no su media.")
+        elif eps:
+            hint = ("eps=0 passed, so look at how label_smoothing is applied: the smoothed target must still sum "
+                    "to 1 (F.cross_entropy's label_smoothing does it).",
+                    "eps=0 ha pasado, así que revisa cómo aplicas label_smoothing: el objetivo suavizado debe seguir "
+                    "sumando 1 (el label_smoothing de F.cross_entropy lo hace).")
+        else:
+            hint = ("Take the mean cross-entropy over the labels that are not pad_id.",
+                    "Calcula la entropía cruzada media sobre las etiquetas que no son pad_id.")
+        assert got == pytest.approx(math.log(V)), (
+            f"With label_smoothing={eps}, all-zero logits gave {got:.6f}, expected log V = log {V} = "
+            f"{math.log(V):.6f} per token: every class has probability 1/V. {hint[0]} / "
+            f"Con label_smoothing={eps}, unos logits todos a cero dieron {got:.6f}, se esperaba log V = log {V} = "
+            f"{math.log(V):.6f} por token: todas las clases tienen probabilidad 1/V. {hint[1]}"
+        )
+
+
+def _train_step_hint(got, model):
+    fresh = TinySeq2Seq()  # the same initial weights as the test's model
+    with torch.no_grad():
+        unshifted = sequence_loss(fresh(SRC, TGT), TGT).item()
+        swapped = sequence_loss(fresh(SRC, TGT[:, 1:]), TGT[:, :-1]).item()
+        as_input = sequence_loss(fresh(SRC, TGT[:, :-1]), TGT[:, :-1]).item()
+        after = sequence_loss(model(SRC, TGT[:, :-1]), TGT[:, 1:]).item()
+    if _near(got, unshifted) or _near(got, as_input):
+        return ("That is the loss of the target not shifted for teacher forcing: the decoder reads the target "
+                "without its last token and must predict it without its first (<sos>).",
+                "Es la pérdida con el destino sin desplazar para el teacher forcing: el decodificador lee el destino "
+                "sin su último token y debe predecirlo sin el primero (<sos>).")
+    if _near(got, swapped):
+        return ("Decoder input and labels are swapped: the input starts with <sos>, the labels end with <eos>.",
+                "La entrada del decodificador y las etiquetas están cambiadas: la entrada empieza por <sos> y las "
+                "etiquetas terminan en <eos>.")
+    if _near(got, after):
+        return ("That is the loss after the update: return the loss computed before the optimizer's step.",
+                "Es la pérdida tras la actualización: devuelve la calculada antes del step del optimizador.")
+    return ("Compute sequence_loss on the teacher-forced batch and return it before the update.",
+            "Calcula sequence_loss sobre el lote con teacher forcing y devuélvela antes de la actualización.")
 
 
 def test_train_step_shifts_the_target_and_updates():
@@ -49,8 +111,54 @@ def test_train_step_shifts_the_target_and_updates():
     before = sequence_loss(model(SRC, TGT[:, :-1]), TGT[:, 1:]).item()
     weights = model.tgt_rows.weight.detach().clone()
     loss = train_step(model, SRC, TGT, torch.optim.SGD(model.parameters(), lr=0.5))
-    assert isinstance(loss, float) and loss == pytest.approx(before, rel=1e-6)
-    assert not torch.equal(model.tgt_rows.weight, weights)
+    assert isinstance(loss, float), (
+        f"train_step returned {loss!r}, a {type(loss).__name__}, expected a Python float: return the loss with "
+        ".item(). / "
+        f"train_step devolvió {loss!r}, un {type(loss).__name__}, se esperaba un float de Python: devuelve la "
+        "pérdida con .item()."
+    )
+    hint = _train_step_hint(loss, model) if loss != pytest.approx(before, rel=1e-6) else ("", "")
+    assert loss == pytest.approx(before, rel=1e-6), (
+        f"train_step returned {loss:.6f}, expected {before:.6f}, the teacher-forced loss before the update. "
+        f"{hint[0]} / "
+        f"train_step devolvió {loss:.6f}, se esperaba {before:.6f}, la pérdida con teacher forcing antes de la "
+        f"actualización. {hint[1]}"
+    )
+    assert not torch.equal(model.tgt_rows.weight, weights), (
+        "train_step left the weights unchanged: call backward() on the loss and then the optimizer's step, "
+        "clearing the gradients (zero_grad) before backward(), not between backward() and step. / "
+        "train_step dejó los pesos sin cambiar: llama a backward() sobre la pérdida y luego al step del optimizador, "
+        "y borra los gradientes (zero_grad) antes de backward(), no entre backward() y step."
+    )
+
+
+def _evaluate_hint(got, want, per_batch):
+    if _near(got, sum(per_batch) / len(per_batch)):
+        return ("That is the mean of the batch means: every token must weigh the same (2 tokens in the first "
+                "batch, 6 in the second).",
+                "Es la media de las medias por lote: cada token debe pesar lo mismo (2 tokens en el primer lote, "
+                "6 en el segundo).")
+    if _near(got, want * 8 / 10):
+        return ("That divides by 10 positions: the pad labels must not be counted.",
+                "Eso divide entre 10 posiciones: las etiquetas de pad no deben contar.")
+    if _near(got, want * 8):
+        return ("That is the sum over the tokens: divide by their number.",
+                "Es la suma sobre los tokens: divide entre su número.")
+    return ("Add up the cross-entropy of every non-pad label of every batch (teacher-forced) and divide by their "
+            "number.",
+            "Suma la entropía cruzada de cada etiqueta que no es pad de cada lote (con teacher forcing) y divide "
+            "entre su número.")
+
+
+def _evaluate_message(got, want, per_batch, mode):
+    hint = _evaluate_hint(got, want, per_batch) if got != pytest.approx(want, rel=1e-6) else ("", "")
+    shown = f"{got:.6f}" if isinstance(got, float) else repr(got)
+    return (f"evaluate (model in {mode} mode) gave {shown}, expected {want:.6f}, the mean loss per non-pad token "
+            f"over both batches (2 + 6 tokens), worked out with your sequence_loss (fix it first if its tests "
+            f"fail). {hint[0]} / "
+            f"evaluate (modelo en modo {mode}) dio {shown}, se esperaba {want:.6f}, la pérdida media por token que "
+            f"no es pad en los dos lotes (2 + 6 tokens), calculada con tu sequence_loss (arréglala antes si sus "
+            f"tests fallan). {hint[1]}")
 
 
 def test_evaluate_weights_tokens_and_restores_the_mode():
@@ -59,13 +167,49 @@ def test_evaluate_weights_tokens_and_restores_the_mode():
     batches = [(SRC[:1], TGT[:1, :3]), (SRC, TGT)]  # 2 tokens, then 2 + 4
     per_batch = [sequence_loss(model(s, t[:, :-1]), t[:, 1:]).item() for s, t in batches]
     want = (2 * per_batch[0] + 6 * per_batch[1]) / 8
-    assert evaluate(model, batches) == pytest.approx(want, rel=1e-6)
-    assert model.training
-    assert evaluate(model.eval(), batches) == pytest.approx(want, rel=1e-6) and not model.training
+    got = evaluate(model, batches)
+    assert got == pytest.approx(want, rel=1e-6), _evaluate_message(got, want, per_batch, "train")
+    assert model.training, (
+        "evaluate left the model in eval mode, but it was in training mode before the call: put it back in the "
+        "mode it had (otherwise training goes on without dropout). / "
+        "evaluate dejó el modelo en modo eval, pero antes de la llamada estaba en modo entrenamiento: devuélvelo "
+        "al modo que tenía (si no, el entrenamiento sigue sin dropout)."
+    )
+    got = evaluate(model.eval(), batches)
+    assert got == pytest.approx(want, rel=1e-6), _evaluate_message(got, want, per_batch, "eval")
+    assert not model.training, (
+        "evaluate left in training mode a model that was in eval mode before the call: restore the mode it had "
+        "instead of always switching to training mode. / "
+        "evaluate dejó en modo entrenamiento un modelo que antes de la llamada estaba en modo eval: restaura el "
+        "modo que tenía en vez de pasar siempre a modo entrenamiento."
+    )
+
+
+def _losses(history):
+    try:
+        return str([round(float(h), 4) for h in history])
+    except (TypeError, ValueError):
+        return repr(history)
 
 
 def test_fit_lowers_the_loss():
     """Does fit return one mean loss per epoch, going down, with the model in training mode?"""
     model = TinySeq2Seq().eval()
     history = fit(model, [(SRC, TGT)], torch.optim.SGD(model.parameters(), lr=0.5), epochs=5)
-    assert len(history) == 5 and history[-1] < history[0] and model.training
+    assert len(history) == 5, (
+        f"fit(epochs=5) returned {len(history)} values {_losses(history)}, expected 5: one mean loss per epoch. / "
+        f"fit(epochs=5) devolvió {len(history)} valores {_losses(history)}, se esperaban 5: una pérdida media por "
+        "época."
+    )
+    assert history[-1] < history[0], (
+        f"fit's losses {_losses(history)} did not go down from the first epoch to the last: every epoch must run "
+        "train_step on every batch (if test_train_step_shifts_the_target_and_updates fails, fix it first). / "
+        f"Las pérdidas de fit {_losses(history)} no bajaron de la primera época a la última: cada época debe ejecutar "
+        "train_step en cada lote (si test_train_step_shifts_the_target_and_updates falla, arréglalo antes)."
+    )
+    assert model.training, (
+        "After fit the model is in eval mode (it was in eval mode before the call): fit must put the model in "
+        "training mode to train, and leave it there. / "
+        "Tras fit el modelo está en modo eval (lo estaba antes de la llamada): fit debe poner el modelo en modo "
+        "entrenamiento para entrenar, y dejarlo así."
+    )

@@ -41,11 +41,48 @@ class WordByWordModel(nn.Module):
 def test_translates_a_batch_in_order():
     """Are sentences cleaned, translated together and returned in order, "" for an empty one?"""
     out = translate(WordByWordModel(), ["Hello, world!", "...", "world"], Vocab(SRC_WORDS), Vocab(TGT_WORDS))
-    assert out == ["hola <unk> mundo !", "", "mundo"]
+    want = ["hola <unk> mundo !", "", "mundo"]
+    if out == want:
+        hint = ("", "")
+    elif not isinstance(out, list) or len(out) != 3:
+        hint = ("Return a list with one string per input sentence; an empty one gives \"\" in its place.",
+                "Devuelve una lista con una cadena por frase de entrada; una vacía da \"\" en su sitio.")
+    elif out[0] == "<unk> <unk>":
+        hint = ("\"Hello, world!\" became two unknown words: clean each sentence with clean_text before encoding.",
+                "\"Hello, world!\" se convirtió en dos palabras desconocidas: limpia cada frase con clean_text antes "
+                "de codificarla.")
+    elif sorted(out, key=str) == sorted(want):
+        hint = ("The right translations in the wrong order: keep the order of the input sentences.",
+                "Las traducciones correctas en otro orden: conserva el orden de las frases de entrada.")
+    elif out[0] == want[0] and out[2] == "":
+        hint = ("\"world\" came out empty while the long sentence was right: pad the batch on the right (with "
+                "padding on the left the short row starts with <pad>).",
+                "\"world\" salió vacía mientras la frase larga estaba bien: rellena el lote por la derecha (con el "
+                "relleno a la izquierda la fila corta empieza por <pad>).")
+    else:
+        hint = ("Clean and encode each sentence, decode the non-empty ones in one right-padded batch, cut each row "
+                "at its first <eos> and turn the ids back into words. translate relies on clean_text, Vocab and "
+                "decode: if their tests fail, fix those first.",
+                "Limpia y codifica cada frase, decodifica las no vacías en un lote rellenado por la derecha, corta "
+                "cada fila en su primer <eos> y vuelve a convertir los ids en palabras. translate usa clean_text, "
+                "Vocab y decode: si sus tests fallan, arréglalos antes.")
+    assert out == want, (
+        f"translate([\"Hello, world!\", \"...\", \"world\"]) gave {out!r}, expected {want!r} (\",\" is not in "
+        f"the source vocabulary, so it is <unk>; \"...\" is empty after cleaning). {hint[0]} / "
+        f"translate([\"Hello, world!\", \"...\", \"world\"]) dio {out!r}, se esperaba {want!r} (\",\" no está "
+        f"en el vocabulario de origen, así que es <unk>; \"...\" queda vacía tras limpiarla). {hint[1]}"
+    )
 
 
 def test_long_sources_are_truncated_to_the_model():
     """Is a source longer than model.config.max_len cut to that many words?"""
     out = translate(WordByWordModel(max_len=3), ["hello world hello world hello"], Vocab(SRC_WORDS),
                     Vocab(TGT_WORDS))
-    assert out == ["hola mundo hola"]
+    assert out == ["hola mundo hola"], (
+        f"With model.config.max_len=3, translating \"hello world hello world hello\" gave {out!r}, expected "
+        "['hola mundo hola']: cut a source longer than model.config.max_len to its first max_len words, and "
+        "never generate more than model.config.max_len tokens. / "
+        f"Con model.config.max_len=3, traducir \"hello world hello world hello\" dio {out!r}, se esperaba "
+        "['hola mundo hola']: recorta un origen más largo que model.config.max_len a sus primeras max_len "
+        "palabras, y no generes nunca más de model.config.max_len tokens."
+    )

@@ -8,31 +8,150 @@ from vocab import Vocab
 CORPUS = ["the cat sat", "the dog sat", "the cat ran"]
 
 
+SPECIALS = ["<pad>", "<sos>", "<eos>", "<unk>"]
+
+
 def test_specials_come_first():
     """Are <pad> <sos> <eos> <unk> ids 0-3, and the given words after them, duplicates skipped?"""
     v = Vocab(["hola", "<eos>", "mundo", "hola"])
-    assert v.itos == ["<pad>", "<sos>", "<eos>", "<unk>", "hola", "mundo"]
-    assert v.stoi["hola"] == 4 and v.stoi["<unk>"] == Vocab.unk_id == 3 and len(v) == 6
+    want = SPECIALS + ["hola", "mundo"]
+    if v.itos == want:
+        hint = ("", "")
+    elif v.itos[:4] != SPECIALS:
+        hint = ("The specials must be first, at fixed ids: <pad>=0 <sos>=1 <eos>=2 <unk>=3.",
+                "Los especiales van primero, con ids fijos: <pad>=0 <sos>=1 <eos>=2 <unk>=3.")
+    elif len(v.itos) > len(set(v.itos)):
+        hint = ("A word appears twice: skip words (and specials) that are already in the vocabulary.",
+                "Una palabra aparece dos veces: salta las palabras (y los especiales) que ya están en el vocabulario.")
+    else:
+        hint = ("Then come the given words, in their order, each once.",
+                "Luego van las palabras dadas, en su orden, una vez cada una.")
+    assert v.itos == want, (
+        f"Vocab(['hola', '<eos>', 'mundo', 'hola']).itos is {v.itos}, expected {want}. {hint[0]} / "
+        f"Vocab(['hola', '<eos>', 'mundo', 'hola']).itos es {v.itos}, se esperaba {want}. {hint[1]}"
+    )
+    assert v.stoi["hola"] == 4, (
+        f"stoi['hola'] is {v.stoi['hola']}, expected 4: stoi maps each word to its position in itos. / "
+        f"stoi['hola'] es {v.stoi['hola']}, se esperaba 4: stoi da la posición de cada palabra en itos."
+    )
+    assert Vocab.unk_id == 3, (
+        f"Vocab.unk_id is {Vocab.unk_id}, expected 3 (given code: leave the class ids as they are). / "
+        f"Vocab.unk_id es {Vocab.unk_id}, se esperaba 3 (código dado: deja los ids de la clase como están)."
+    )
+    assert v.stoi["<unk>"] == Vocab.unk_id, (
+        f"stoi['<unk>'] is {v.stoi['<unk>']}, expected {Vocab.unk_id}: stoi must hold the specials too, at their "
+        "ids. / "
+        f"stoi['<unk>'] es {v.stoi['<unk>']}, se esperaba {Vocab.unk_id}: stoi también contiene los especiales, "
+        "con sus ids."
+    )
+    assert len(v) == 6, (
+        f"len(v) is {len(v)}, expected 6: the number of entries of itos (4 specials + hola, mundo). / "
+        f"len(v) es {len(v)}, se esperaba 6: el número de entradas de itos (4 especiales + hola, mundo)."
+    )
 
 
 def test_build_orders_by_count_then_alphabet():
     """Does build sort words by frequency, ties alphabetically, and drop rare ones with min_freq?"""
-    assert Vocab.build(CORPUS).itos[4:] == ["the", "cat", "sat", "dog", "ran"]
-    assert Vocab.build(CORPUS, min_freq=2).itos[4:] == ["the", "cat", "sat"]
-    with pytest.raises(ValueError):
+    counts = {"the": 3, "cat": 2, "sat": 2, "dog": 1, "ran": 1}
+    got = Vocab.build(CORPUS).itos[4:]
+    want = ["the", "cat", "sat", "dog", "ran"]
+    if got == want:
+        hint = ("", "")
+    elif sorted(got) == sorted(want) and [counts[w] for w in got] == [3, 2, 2, 1, 1]:
+        hint = ("The counts are in order but the ties are not alphabetical: words with the same count go A to Z "
+                "(reversing the whole sort also reverses the ties).",
+                "Las cuentas están en orden pero los empates no van en orden alfabético: las palabras con la misma "
+                "cuenta van de la A a la Z (invertir toda la ordenación también invierte los empates).")
+    elif sorted(got) == sorted(want):
+        hint = ("Sort by count, most frequent first, then alphabetically.",
+                "Ordena por cuenta, la más frecuente primero, y luego alfabéticamente.")
+    elif set(got) < set(want) and all(counts[w] == 1 for w in set(want) - set(got)):
+        hint = ("The words seen once were dropped: with the default min_freq=1 every word stays (a word is kept "
+                "when seen at least min_freq times).",
+                "Se perdieron las palabras vistas una vez: con min_freq=1 por defecto se quedan todas (una palabra "
+                "se conserva si aparece al menos min_freq veces).")
+    else:
+        hint = ("Count the words of every sentence (split on whitespace), each word once in the vocabulary.",
+                "Cuenta las palabras de cada frase (separadas por espacios), cada palabra una vez en el vocabulario.")
+    assert got == want, (
+        f"Vocab.build(CORPUS).itos[4:] is {got}, expected {want} (counts: the 3, cat 2, sat 2, dog 1, ran 1). "
+        f"{hint[0]} / "
+        f"Vocab.build(CORPUS).itos[4:] es {got}, se esperaba {want} (cuentas: the 3, cat 2, sat 2, dog 1, ran 1). "
+        f"{hint[1]}"
+    )
+    got = Vocab.build(CORPUS, min_freq=2).itos[4:]
+    if got == ["the"]:
+        hint = ("Only words seen more than twice were kept: min_freq keeps words seen at least min_freq times.",
+                "Solo se quedaron las palabras vistas más de dos veces: min_freq conserva las vistas al menos "
+                "min_freq veces.")
+    else:
+        hint = ("Keep only the words seen at least min_freq times.",
+                "Conserva solo las palabras vistas al menos min_freq veces.")
+    assert got == ["the", "cat", "sat"], (
+        f"Vocab.build(CORPUS, min_freq=2).itos[4:] is {got}, expected ['the', 'cat', 'sat'] (counts: the 3, cat 2, "
+        f"sat 2, dog 1, ran 1). {hint[0]} / "
+        f"Vocab.build(CORPUS, min_freq=2).itos[4:] es {got}, se esperaba ['the', 'cat', 'sat'] (cuentas: the 3, "
+        f"cat 2, sat 2, dog 1, ran 1). {hint[1]}"
+    )
+    try:
         Vocab.build(CORPUS, min_freq=0)
+    except ValueError:
+        return
+    pytest.fail("Vocab.build(CORPUS, min_freq=0) did not raise ValueError: min_freq must be >= 1. / "
+                "Vocab.build(CORPUS, min_freq=0) no lanzó ValueError: min_freq debe ser >= 1.")
+
+
+def _decode_message(v, args, got, want, hint):
+    if v.itos[:8] != SPECIALS + ["the", "cat", "sat", "dog"]:
+        hint = (f"These ids come from Vocab.build(CORPUS), whose itos starts with {v.itos[:8]}: fix "
+                "test_specials_come_first and test_build_orders_by_count_then_alphabet first.",
+                f"Estos ids salen de Vocab.build(CORPUS), cuyo itos empieza por {v.itos[:8]}: arregla antes "
+                "test_specials_come_first y test_build_orders_by_count_then_alphabet.")
+    return (f"decode({args}) is {got!r}, expected {want!r}. {hint[0]} / "
+            f"decode({args}) es {got!r}, se esperaba {want!r}. {hint[1]}")
 
 
 def test_encode_and_decode():
     """Do unknown words encode as <unk>, and does decode drop <pad>, <sos> and <eos>?"""
     v = Vocab.build(CORPUS)
-    assert v.encode("the cat flew") == [4, 5, 3]
-    assert v.encode("the cat", add_sos_eos=True) == [1, 4, 5, 2]
-    assert v.decode([1, 4, 5, 3, 2, 0, 0]) == "the cat <unk>"
-    assert v.decode(torch.tensor([4, 7])) == "the dog"
+    got = v.encode("the cat flew")
+    if got == [4, 5, 3]:
+        hint = ("", "")
+    elif got[:2] != [4, 5]:
+        hint = ("The ids of known words come from stoi; these are the ids of Vocab.build(CORPUS), so fix "
+                "test_build_orders_by_count_then_alphabet first if it fails.",
+                "Los ids de las palabras conocidas salen de stoi; son los de Vocab.build(CORPUS), así que arregla "
+                "antes test_build_orders_by_count_then_alphabet si falla.")
+    else:
+        hint = ("An unknown word becomes unk_id=3; it is not skipped.",
+                "Una palabra desconocida pasa a ser unk_id=3; no se salta.")
+    assert got == [4, 5, 3], (
+        f"encode('the cat flew') is {got}, expected [4, 5, 3] (the, cat, <unk>). {hint[0]} / "
+        f"encode('the cat flew') es {got}, se esperaba [4, 5, 3] (the, cat, <unk>). {hint[1]}"
+    )
+    got = v.encode("the cat", add_sos_eos=True)
+    assert got == [1, 4, 5, 2], (
+        f"encode('the cat', add_sos_eos=True) is {got}, expected [1, 4, 5, 2]: sos_id=1 first and eos_id=2 last. / "
+        f"encode('the cat', add_sos_eos=True) es {got}, se esperaba [1, 4, 5, 2]: sos_id=1 al principio y eos_id=2 "
+        "al final."
+    )
+    got = v.decode([1, 4, 5, 3, 2, 0, 0])
+    assert got == "the cat <unk>", _decode_message(v, "[1, 4, 5, 3, 2, 0, 0]", got, "the cat <unk>", (
+        "Drop <pad>, <sos> and <eos>, keep <unk> visible, join the words with one space.",
+        "Quita <pad>, <sos> y <eos>, deja <unk> visible y une las palabras con un espacio."))
+    got = v.decode(torch.tensor([4, 7]))
+    assert got == "the dog", _decode_message(v, "torch.tensor([4, 7])", got, "the dog", (
+        "decode must accept a 1-D tensor too (turn it into a list of ints first).",
+        "decode también debe aceptar un tensor 1-D (conviértelo antes en una lista de ints)."))
 
 
 def test_decode_rejects_ids_outside_the_vocabulary():
     """Does an id past the end raise IndexError?"""
-    with pytest.raises(IndexError):
+    try:
         Vocab.build(CORPUS).decode([4, 9])
+    except IndexError:
+        return
+    pytest.fail("Vocab.build(CORPUS).decode([4, 9]) did not raise IndexError: that vocabulary has 9 ids (0..8), so "
+                "9 is outside it. / "
+                "Vocab.build(CORPUS).decode([4, 9]) no lanzó IndexError: ese vocabulario tiene 9 ids (0..8), así que "
+                "9 queda fuera.")
