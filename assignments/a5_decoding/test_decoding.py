@@ -214,10 +214,12 @@ def test_beam_search_scores_log_probability_over_the_length_penalty():
                 "A B EOS gana si la puntuación es la suma de log-probabilidades sin más, o multiplicada por lp, o "
                 "dividida por un lp cuya longitud cuenta <sos>, o hecha con probabilidades: divide la suma de "
                 "log-probabilidades entre lp(n), n = tokens generados con EOS.")
-    elif got == [[B, EOS]]:
-        hint = ("B EOS is the first hypothesis to finish (step 2): keep searching while hypotheses are alive and "
+    elif got in ([[B, EOS]], [[EOS]]):
+        hint = ("That is the first hypothesis to finish (EOS alone has probability 0, score -inf, but a beam of 16 "
+                "keeps it at step 1; B EOS finishes at step 2): keep searching while hypotheses are alive and "
                 "answer with the best finished one; a hypothesis that reaches max_len is finished too.",
-                "B EOS es la primera hipótesis que termina (paso 2): sigue mientras queden hipótesis vivas y "
+                "Es la primera hipótesis que termina (EOS sola tiene probabilidad 0, puntuación -inf, pero un haz de "
+                "16 la conserva en el paso 1; B EOS termina en el paso 2): sigue mientras queden hipótesis vivas y "
                 "responde con la mejor terminada; una hipótesis que llega a max_len también termina.")
     else:
         hint = ("Look at how finished hypotheses are scored and how the best is chosen.",
