@@ -176,14 +176,25 @@ def test_token_batches_cover_every_example_within_budget():
 
 
 def test_checkpoint_rejects_other_files(tmp_path):
-    """Does loading something that is not a translator checkpoint give a clear error?"""
-    other = tmp_path / "other.pt"
-    torch.save({"weights": torch.zeros(2)}, other)
-    with pytest.raises(ValueError, match="not a translator checkpoint"):
-        checkpoint.load(other)
+    """Do a torch file of something else, a checkpoint of another version and a file torch
+    cannot read each give one line that says what to give, never torch's advice to load with
+    weights_only=False?"""
+    files = {"other.pt": {"weights": torch.zeros(2)},
+             "old.pt": {"format": "transformer-course-translator/0", "model": {}}}
+    for name, state in files.items():
+        torch.save(state, tmp_path / name)
     (tmp_path / "garbage.pt").write_bytes(b"not a zip")
-    with pytest.raises(ValueError, match="not a readable translator checkpoint"):
-        checkpoint.load(tmp_path / "garbage.pt")
+    (tmp_path / "notes.txt").write_text("hola\n", encoding="utf-8")
+    expected = {"other.pt": "is a torch file but not a translator checkpoint",
+                "old.pt": "was written by another version of the translator",
+                "garbage.pt": "is not a readable translator checkpoint",
+                "notes.txt": "is not a readable translator checkpoint"}
+    for name, needle in expected.items():
+        with pytest.raises(ValueError) as error:
+            checkpoint.load(tmp_path / name)
+        text = str(error.value)
+        assert needle in text and "\n" not in text and "weights_only" not in text, text
+        assert "translator train" in text, text
 
 
 def test_existing_checkpoint_is_never_overwritten_silently(tmp_path):
@@ -195,12 +206,14 @@ def test_existing_checkpoint_is_never_overwritten_silently(tmp_path):
 
 
 def test_input_file_errors_name_the_file_and_line(trained, tmp_path):
-    """Does --input say that the file is empty, and give the file, line and byte of text that is not UTF-8?"""
+    """Does an empty --input give an empty output (exit 0, saying so), and does text that is not
+    UTF-8 get the file, line and byte?"""
     out, _ = trained
-    empty = tmp_path / "empty.txt"
+    empty, result = tmp_path / "empty.txt", tmp_path / "result.txt"
     empty.write_bytes(b"")
-    proc = translator("translate", "--checkpoint", out, "--input", empty, check=False)
-    assert proc.returncode == 2 and f"nothing to translate: {empty} is empty" in proc.stderr
+    proc = translator("translate", "--checkpoint", out, "--input", empty, "--output", result, check=False)
+    assert proc.returncode == 0 and f"0 lines translated: {empty} is empty" in proc.stderr, proc.stderr
+    assert result.read_text(encoding="utf-8") == "" and proc.stdout == ""
     latin1 = tmp_path / "latin1.txt"
     latin1.write_bytes("Hello.\nThe caf\u00e9 is open.\n".encode("latin-1"))
     proc = translator("translate", "--checkpoint", out, "--input", latin1, check=False)

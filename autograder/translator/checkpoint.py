@@ -38,7 +38,15 @@ def load(path: Path, map_location="cpu") -> dict:
     try:
         state = torch.load(path, map_location=map_location, weights_only=True)
     except Exception as exc:
-        raise ValueError(f"{path} is not a readable translator checkpoint ({exc.__class__.__name__}: {exc})") from None
-    if not isinstance(state, dict) or state.get("format") != FORMAT:
-        raise ValueError(f"{path} is not a translator checkpoint (expected format {FORMAT!r})")
+        # torch's own text is several lines and suggests weights_only=False, which would run
+        # whatever code a foreign file holds: one line, and no such advice.
+        raise ValueError(f"{path} is not a readable translator checkpoint (torch cannot load it: "
+                         f"{exc.__class__.__name__}); give the .pt file that `translator train` wrote") from None
+    found = state.get("format") if isinstance(state, dict) else None
+    if isinstance(found, str) and found.startswith(FORMAT.split("/")[0] + "/") and found != FORMAT:
+        raise ValueError(f"{path} was written by another version of the translator (format {found!r}, this one "
+                         f"reads {FORMAT!r}); train a new one with `translator train`")
+    if found != FORMAT:
+        raise ValueError(f"{path} is a torch file but not a translator checkpoint (expected format {FORMAT!r}); "
+                         "give the .pt file that `translator train` wrote")
     return state

@@ -71,10 +71,14 @@ def _translate(args) -> int:
     if args.input and args.sentences:
         raise ValueError("give sentences or --input FILE, not both")
     lines = _read_lines(args.input) if args.input else list(args.sentences)
-    if not lines:
-        raise ValueError(f"nothing to translate: {args.input} is empty" if args.input else
-                         'nothing to translate: give sentences ("I am hungry.") or --input FILE')
+    if not lines and not args.input:
+        raise ValueError('nothing to translate: give sentences ("I am hungry.") or --input FILE')
     translator = Translator.load(args.checkpoint, args.device)
+    if not lines:  # one output line per input line holds for none too: an empty result, as in a pipeline
+        if args.output:
+            Path(args.output).write_text("", encoding="utf-8")
+        print(f"0 lines translated: {args.input} is empty", file=sys.stderr)
+        return 0
     start = time.perf_counter()
     out = translator.translate(lines, args.strategy, beam_size=args.beam_size, temperature=args.temperature,
                                top_k=args.top_k, top_p=args.top_p, seed=args.seed,
@@ -141,8 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("sentences", nargs="*", help="English sentences to translate")
     tr.add_argument("--checkpoint", default=DEFAULT_CHECKPOINT,
                     help=f"checkpoint written by `translator train` (default: {DEFAULT_CHECKPOINT})")
-    tr.add_argument("--input", help="UTF-8 file with one sentence per line; '-' reads standard input "
-                                    "(default: the sentences given as arguments)")
+    tr.add_argument("--input", help="UTF-8 file with one sentence per line; '-' reads standard input; an empty "
+                                    "file gives an empty output (default: the sentences given as arguments)")
     tr.add_argument("--output", help="write translations here, one line per input line (default: standard output)")
     _decoding_options(tr, STRATEGIES)
     tr.add_argument("--temperature", type=float, default=1.0,
