@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import torch
@@ -230,3 +231,49 @@ def test_no_repeat_ngram_is_on_by_default_and_can_be_turned_off(trained):
     off = translator("translate", "--checkpoint", out, "--no-repeat-ngram", "0", "Are you tired?",
                      "We like cats.").stdout.splitlines()
     assert on == off == ["¿Estás cansado?", "Nos gustan los gatos."]
+
+
+def _small_corpus(path: Path, n: int) -> Path:
+    lines = CORPUS.read_text(encoding="utf-8").splitlines()[:n]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_too_few_pairs_for_validation_is_an_error(tmp_path):
+    """Does a corpus smaller than the validation split stop with one line that says what to
+    give (more pairs, or --valid-size 0), instead of training to a NaN validation?"""
+    data = _small_corpus(tmp_path / "five.tsv", 5)
+    proc = translator("train", "--data", data, "--epochs", "1", *TINY, "--tokenizer", "word", "--out",
+                      tmp_path / "m.pt", check=False)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and "5 pairs are too few to train and validate" in lines[-1], proc.stderr
+    assert "--valid-size 0" in lines[-1] and "Traceback" not in proc.stderr and not (tmp_path / "m.pt").exists()
+
+
+def test_no_validation_split_trains_and_says_so_without_nan(tmp_path):
+    """With --valid-size 0, does training finish with a warning that nothing is validated, and
+    print no NaN loss or BLEU?"""
+    data = _small_corpus(tmp_path / "forty.tsv", 40)
+    proc = translator("train", "--data", data, "--epochs", "1", "--valid-size", "0", *TINY, "--tokenizer", "word",
+                      "--out", tmp_path / "m.pt")
+    text = proc.stdout + proc.stderr
+    assert "--valid-size 0: no validation pairs" in text and "nan" not in text.lower(), text
+    assert (tmp_path / "m.pt").is_file()
+
+
+def test_a_loss_that_turns_nan_stops_training_without_saving_it(tmp_path, monkeypatch):
+    """When a step's loss is NaN, does training stop with an error that names the step and
+    what to change, and leave no checkpoint of the diverged model?"""
+    from autograder.translator import train as train_module
+    from autograder.translator.config import TrainConfig
+
+    def diverging(self, batch, fraction):
+        return float("nan"), 10
+
+    monkeypatch.setattr(train_module.Trainer, "_step", diverging)
+    config = TrainConfig(data=str(_small_corpus(tmp_path / "c.tsv", 200)), tokenizer="word", d_model=32, d_ff=64,
+                         num_layers=1, num_heads=2, epochs=1.0)
+    with pytest.raises(train_module.Diverged) as error:
+        train_module.train(config, tmp_path / "m.pt", device="cpu", log=lambda *a: None)
+    assert "became nan at step 1" in str(error.value) and "--lr" in str(error.value)
+    assert not (tmp_path / "m.pt").exists()

@@ -75,6 +75,10 @@ def train(config: TrainConfig, out: Path, device: str = "auto", resume: bool = F
         ddp.stop()
 
 
+class Diverged(ValueError):
+    """The training loss stopped being a number; nothing after it is saved."""
+
+
 class Trainer:
     """One run: data, tokenizer, model, optimizer and progress, saved and resumed as one checkpoint."""
 
@@ -91,6 +95,13 @@ class Trainer:
         pairs, report = corpus.load_pairs(corpus_path(config), config.format)
         say(report.summary())
         valid_size = min(config.valid_size, len(pairs) // 10)
+        if config.valid_size > 0 and valid_size == 0:
+            raise ValueError(f"{corpus.plural(len(pairs), 'pair')} are too few to train and validate: validation "
+                             f"holds out a tenth of the pairs (at most --valid-size {config.valid_size}); give at "
+                             "least 10 pairs, or --valid-size 0 to train without validation")
+        if valid_size == 0:
+            say("warning: --valid-size 0: no validation pairs, so no validation loss, no BLEU and no check that "
+                "the model is trained enough")
         train_pairs, valid_pairs = corpus.split_pairs(pairs, valid_size, seed=config.seed)
         self.tok = tokenizer.from_state(state["tokenizer"]) if state else tokenizer.train(
             config.tokenizer, train_pairs, config.vocab_size, config.min_freq)
@@ -143,6 +154,8 @@ class Trainer:
             self.say(f"warning: could not draw the loss curve ({exc.__class__.__name__}: {exc})")
 
     def validate(self) -> None:
+        if not self.data.valid_pairs:  # --valid-size 0: nothing to judge by, and no NaN to print
+            return
         if self.ddp.main:
             entry = validation(self.model, self.tok, self.data.valid_pairs, self.config, self.dev)
             entry["step"] = self.progress["step"]
@@ -177,7 +190,8 @@ class Trainer:
             self.save("interrupted")
             self.say(f"interrupted; continue with: translator train --resume --out {self.out}")
             raise KeyboardInterrupt
-        if not self.history["valid"] or self.history["valid"][-1]["step"] != self.progress["step"]:
+        if self.data.valid_pairs and (not self.history["valid"]
+                                      or self.history["valid"][-1]["step"] != self.progress["step"]):
             self.validate()
         self.save("end of training")
         p = self.progress
@@ -204,6 +218,10 @@ class Trainer:
             if stop:
                 return True
             loss, n_tokens = self._step(batches[p["batch"]], fraction)
+            if not math.isfinite(loss):
+                raise Diverged(f"the training loss became {loss} at step {p['step'] + 1}: the model diverged; train "
+                               f"again with a lower --lr (now {config.lr:g}) or a longer warmup (--warmup-steps); "
+                               f"{self.out} keeps the last checkpoint saved before it, if any")
             p["batch"] += 1
             p["step"] += 1
             p["tokens"] += n_tokens
