@@ -120,18 +120,45 @@ def test_broken_utf8_is_skipped_and_counted(tmp_path):
 
 @pytest.mark.parametrize("header, row", [("es;en", "Hola.;Hello."), ("English;Spanish", "Hello.;Hola."),
                                          ("target;source", "Hola.;Hello."), ("TGT;SRC", "Hola.;Hello."),
-                                         ("id;spa;eng", "7;Hola.;Hello.")])
+                                         ("id;spa;eng", "7;Hola.;Hello."), ("español;inglés", "Hola.;Hello."),
+                                         ("Inglés;Castellano", "Hello.;Hola."), ("es-MX;en_US", "Hola.;Hello."),
+                                         ("origen;destino", "Hello.;Hola.")])
 def test_csv_header_columns(tmp_path, header, row):
-    """Are the English and Spanish columns found by header name, whatever their order?"""
+    """Are the English and Spanish columns found by header name (English, Spanish, ISO codes,
+    with a region), whatever their order, and named in the summary?"""
     path = write(tmp_path / "export.csv", f"{header}\n{row}\n".encode())
-    assert load_pairs(path) == ([("Hello.", "Hola.")], LoadReport(path, "csv", 1, {}))
+    pairs, report = load_pairs(path)
+    assert pairs == [("Hello.", "Hola.")]
+    names = header.split(";")
+    en = next(n for n in names if row.split(";")[names.index(n)] == "Hello.")
+    es = next(n for n in names if row.split(";")[names.index(n)] == "Hola.")
+    assert report.summary() == f"export.csv (csv, English from {en!r}, Spanish from {es!r}): 1 pair; nothing skipped"
 
 
-def test_csv_unknown_header_uses_first_two_columns(tmp_path):
-    """With unknown header names, are the first two columns (English, Spanish)? Can a quoted field span lines?"""
-    path = write(tmp_path / "x.csv", 'a;b\n"Two\nlines.";"Dos\nlíneas."\nYes.;Sí.\n'.encode())
-    pairs, _ = load_pairs(path)
-    assert pairs == [("Two\nlines.", "Dos\nlíneas."), ("Yes.", "Sí.")]
+@pytest.mark.parametrize("header", ["a;b", "english;french", "source;notes", "es;es"])
+def test_csv_header_that_names_no_pair_is_refused(tmp_path, header):
+    """Is a header without a recognisable English and Spanish column refused in one line that
+    lists the columns and the options that choose them, instead of guessing the first two?"""
+    path = write(tmp_path / "x.csv", f"{header}\nHello.;Hola.\n".encode())
+    with pytest.raises(ValueError) as err:
+        load_pairs(path)
+    message = str(err.value)
+    assert message.startswith("x.csv (csv): cannot tell which column is English") and "\n" not in message
+    assert all(repr(name) in message for name in header.split(";")) and "--src-column" in message
+
+
+def test_csv_columns_chosen_by_name_or_number(tmp_path):
+    """Do --src-column/--tgt-column choose the columns by header name or by number from 1 (a
+    quoted field may span lines), and is an unknown one, or one given for a tab format, an error?"""
+    path = write(tmp_path / "x.csv", 'a;b\n"Dos\nlíneas.";"Two\nlines."\nSí.;Yes.\n'.encode())
+    want = [("Two\nlines.", "Dos\nlíneas."), ("Yes.", "Sí.")]
+    assert load_pairs(path, src_column="b", tgt_column="a")[0] == want
+    pairs, report = load_pairs(path, src_column="2", tgt_column="1")
+    assert pairs == want and "English from 'b', Spanish from 'a'" in report.summary()
+    with pytest.raises(ValueError, match="--src-column 'c': no such column; the header has 'a', 'b'"):
+        load_pairs(path, src_column="c", tgt_column="a")
+    with pytest.raises(ValueError, match="are for CSV files"):
+        load_pairs(ANKI, src_column="1", tgt_column="2")
 
 
 def test_summary_line():

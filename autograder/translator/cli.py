@@ -94,7 +94,7 @@ def _translate(args) -> int:
 
 
 def _evaluate(args) -> int:
-    pairs, report = corpus.load_pairs(args.data, args.format)
+    pairs, report = corpus.load_pairs(args.data, args.format, args.src_column, args.tgt_column)
     print(report.summary(), file=sys.stderr)
     translator = Translator.load(args.checkpoint, args.device)
     start = time.perf_counter()
@@ -110,6 +110,13 @@ def _evaluate(args) -> int:
     return 0
 
 
+def _column_options(p) -> None:
+    p.add_argument("--src-column", help="CSV: the English column, a header name or a number from 1 (default: the "
+                   "column named en, english, inglés, source...)")
+    p.add_argument("--tgt-column", help="CSV: the Spanish column, a header name or a number from 1 (default: the "
+                   "column named es, spanish, español, target...)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="translator", description="English-to-Spanish Transformer translator")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -121,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--data", help="corpus file (Tatoeba pairs, manythings/Anki or ;-separated CSV) "
                    "(default: the embedded corpus)")
     t.add_argument("--format", choices=corpus.FORMATS, help="corpus format (default: detected from the file)")
+    _column_options(t)
     one_budget = t.add_mutually_exclusive_group()
     one_budget.add_argument("--epochs", type=float,
                             help=f"passes over the training pairs: the same work, and the same model, on any "
@@ -164,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"checkpoint written by `translator train` (default: {DEFAULT_CHECKPOINT})")
     e.add_argument("--data", required=True, help="test corpus (Tatoeba pairs, manythings/Anki or ;-separated CSV)")
     e.add_argument("--format", choices=corpus.FORMATS, help="corpus format (default: detected from the file)")
+    _column_options(e)
     _decoding_options(e, ("greedy", "beam"))
     e.set_defaults(run=_evaluate)
     return parser

@@ -18,6 +18,8 @@ class TrainConfig:
 
     data: str | None = None  # corpus file; None = the embedded corpus in source_data/
     format: str | None = None  # "tatoeba", "anki" or "csv"; None = detect from the file
+    src_column: str | None = None  # CSV: the English column (header name or number from 1); None = by header
+    tgt_column: str | None = None  # CSV: the Spanish column, likewise
     tokenizer: str = "subword"  # "subword" (joint SentencePiece) or "word" (the a6 pipeline)
     vocab_size: int = 4000  # subword pieces for both languages (a small corpus gets fewer)
     min_freq: int = 1  # word tokenizer: rarer words become <unk>

@@ -4,7 +4,9 @@ Three formats, one pair per line (or per row):
 
     tatoeba   id<TAB>English<TAB>id<TAB>Spanish        (Tatoeba "sentence pairs" export)
     anki      English<TAB>Spanish[<TAB>attribution]    (manythings.org/Anki, spa-eng.txt)
-    csv       ;-separated, header row naming the columns (en;es, english;spanish, source;target...)
+    csv       ;-separated, header row naming the columns (en;es, english;spanish, inglés;español,
+              source;target, in either order; or chosen with --src-column/--tgt-column); a
+              header that names no English and Spanish column is refused, never guessed
 
 Real files have flaws, so each line is decoded on its own: a bad line is skipped and counted
 (LoadReport.skipped), never a crash, and a file without a single usable pair is an error.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +28,10 @@ from pathlib import Path
 FORMATS = ("tatoeba", "anki", "csv")
 Pair = tuple[str, str]
 
-EN_NAMES = ("en", "eng", "english", "source", "src")
-ES_NAMES = ("es", "spa", "spanish", "target", "tgt")
+# Header names of the English and the Spanish column, in English and Spanish, with the ISO
+# 639 codes (a region suffix such as en-US or es_MX is allowed); compared case-insensitively.
+EN_NAMES = ("en", "eng", "english", "inglés", "ingles", "source", "src", "origen")
+ES_NAMES = ("es", "spa", "spanish", "español", "espanol", "castellano", "target", "tgt", "destino")
 BOM = b"\xef\xbb\xbf"
 SNIFF_LINES = 20
 
@@ -38,10 +43,12 @@ class LoadReport:
     format: str
     pairs: int
     skipped: dict[str, int] = field(default_factory=dict)   # reason -> count
+    columns: tuple[str, ...] = ()  # CSV: the header names of the English and Spanish columns read
 
     def summary(self) -> str:
         """One line, e.g. "spa-eng.txt (anki): 118,964 pairs; skipped 3 (2 wrong column count, 1 empty side)"."""
-        head = f"{self.path.name} ({self.format}): {plural(self.pairs, 'pair')}"
+        read = f", English from {self.columns[0]!r}, Spanish from {self.columns[1]!r}" if self.columns else ""
+        head = f"{self.path.name} ({self.format}{read}): {plural(self.pairs, 'pair')}"
         if not self.skipped:
             return head + "; nothing skipped"
         return f"{head}; skipped {sum(self.skipped.values()):,} ({describe(self.skipped)})"
@@ -125,14 +132,36 @@ def unknown_format(path: Path, lines: list[str | None]) -> ValueError:
                       ";-separated CSV with a header row); pass the format explicitly")
 
 
-def csv_columns(header: list[str]) -> tuple[int, int]:
-    """Indices of the English and Spanish columns, by header name; else the first two."""
-    names = [name.strip().lower() for name in header]
-    en = next((i for i, name in enumerate(names) if name in EN_NAMES), None)
-    es = next((i for i, name in enumerate(names) if name in ES_NAMES), None)
-    if en is not None and es is not None:
-        return en, es
-    return 0, 1
+def _language(name: str) -> str:
+    """A header name as compared with EN_NAMES and ES_NAMES: lower case, no region suffix."""
+    name = name.strip().lower()
+    return re.split(r"[-_]", name, maxsplit=1)[0] if re.fullmatch(r"[a-z]{2,3}[-_][a-z]{2,4}", name) else name
+
+
+def _column(names: list[str], wanted: str, option: str) -> int:
+    """The index of the column ``wanted`` (a header name, or a 1-based number) names."""
+    if wanted.isdigit() and 1 <= int(wanted) <= len(names):
+        return int(wanted) - 1
+    found = [i for i, name in enumerate(names) if name.strip().lower() == wanted.strip().lower()]
+    if not found:
+        raise ValueError(f"{option} {wanted!r}: no such column; the header has {', '.join(map(repr, names))}")
+    return found[0]
+
+
+def csv_columns(header: list[str], src_column: str | None = None, tgt_column: str | None = None) -> tuple[int, int]:
+    """Indices of the English and Spanish columns: those named by ``src_column`` and
+    ``tgt_column`` (header names or 1-based numbers), else recognised by header name. Never
+    guessed: a header that names no English and Spanish column is an error that lists it."""
+    names = [_language(name) for name in header]
+    en = _column(header, src_column, "--src-column") if src_column else next(
+        (i for i, name in enumerate(names) if name in EN_NAMES), None)
+    es = _column(header, tgt_column, "--tgt-column") if tgt_column else next(
+        (i for i, name in enumerate(names) if name in ES_NAMES), None)
+    if en is None or es is None or en == es:
+        found = ", ".join(repr(name) for name in header)
+        raise ValueError(f"cannot tell which column is English and which Spanish from the header ({found}); "
+                         "name them with --src-column and --tgt-column (header names or numbers from 1)")
+    return en, es
 
 
 def parse_tab(lines: list[str | None], fmt: str, skipped: Counter[str]) -> list[Pair]:
@@ -162,8 +191,10 @@ def parse_tab(lines: list[str | None], fmt: str, skipped: Counter[str]) -> list[
     return pairs
 
 
-def parse_csv(lines: list[str | None], skipped: Counter[str], name: str) -> list[Pair]:
-    """Pairs from a ;-separated CSV with a header row (quoted fields may span lines)."""
+def parse_csv(lines: list[str | None], skipped: Counter[str], name: str, src_column: str | None = None,
+              tgt_column: str | None = None, used: list[str] | None = None) -> list[Pair]:
+    """Pairs from a ;-separated CSV with a header row (quoted fields may span lines); the
+    header names of the columns read are appended to ``used``."""
     good = []
     for line in lines:
         if line is None:
@@ -179,8 +210,13 @@ def parse_csv(lines: list[str | None], skipped: Counter[str], name: str) -> list
                 continue
             if header is None:
                 header = row
-                en_col, es_col = csv_columns(header)
+                try:
+                    en_col, es_col = csv_columns(header, src_column, tgt_column)
+                except ValueError as exc:
+                    raise ValueError(f"{name} (csv): {exc}") from None
                 needed = max(en_col, es_col) + 1
+                if used is not None:
+                    used += [header[en_col].strip(), header[es_col].strip()]
             elif not needed <= len(row) <= max(len(header), needed):
                 skipped["wrong column count"] += 1
             else:
@@ -198,11 +234,14 @@ def keep(en: str, es: str, pairs: list[Pair], skipped: Counter[str]) -> None:
         skipped["empty side"] += 1
 
 
-def load_pairs(path: str | Path, format: str | None = None) -> tuple[list[Pair], LoadReport]:
+def load_pairs(path: str | Path, format: str | None = None, src_column: str | None = None,
+               tgt_column: str | None = None) -> tuple[list[Pair], LoadReport]:
     """(English, Spanish) pairs of a corpus file, in file order, and a report of what was skipped.
 
-    format: one of FORMATS, or None to detect it. Blank lines are ignored; lines with the wrong
-    number of columns, an empty side or bytes that are not UTF-8 are skipped and counted.
+    format: one of FORMATS, or None to detect it. src_column, tgt_column: the CSV columns to
+    read (header names or 1-based numbers; default: recognised by header name). Blank lines
+    are ignored; lines with the wrong number of columns, an empty side or bytes that are not
+    UTF-8 are skipped and counted.
     """
     if format is not None and format not in FORMATS:
         raise ValueError(f"unknown corpus format {format!r}: expected one of {', '.join(FORMATS)}")
@@ -211,9 +250,14 @@ def load_pairs(path: str | Path, format: str | None = None) -> tuple[list[Pair],
         format = sniff(lines)
         if format is None:
             raise unknown_format(path, lines)
+    if format != "csv" and (src_column or tgt_column):
+        raise ValueError(f"{path.name} ({format}): --src-column and --tgt-column are for CSV files; the {format} "
+                         "format has its English and Spanish columns in a fixed place")
     skipped: Counter[str] = Counter()
-    pairs = parse_csv(lines, skipped, path.name) if format == "csv" else parse_tab(lines, format, skipped)
-    report = LoadReport(path, format, len(pairs), dict(skipped))
+    used: list[str] = []
+    pairs = (parse_csv(lines, skipped, path.name, src_column, tgt_column, used) if format == "csv"
+             else parse_tab(lines, format, skipped))
+    report = LoadReport(path, format, len(pairs), dict(skipped), tuple(used))
     if not pairs:
         what = f"skipped {describe(report.skipped)}" if skipped else "the file has no data lines"
         raise ValueError(f"{path.name} ({format}): no usable sentence pairs; {what}")

@@ -92,7 +92,7 @@ class Trainer:
         self.config = config
         torch.manual_seed(config.seed)
 
-        pairs, report = corpus.load_pairs(corpus_path(config), config.format)
+        pairs, report = corpus.load_pairs(corpus_path(config), config.format, config.src_column, config.tgt_column)
         say(report.summary())
         valid_size = min(config.valid_size, len(pairs) // 10)
         if config.valid_size > 0 and valid_size == 0:
