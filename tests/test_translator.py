@@ -82,16 +82,19 @@ def test_file_translation_keeps_lines_in_order(trained, tmp_path):
 
 
 def test_other_strategies_and_long_input(trained):
-    """Do beam search and seeded sampling work, and is a sentence longer than the positional table truncated?"""
+    """Do beam search and seeded sampling work, does a line of 60 sentences give 60 translations,
+    and is one sentence longer than the positional table truncated with a warning?"""
     out, _ = trained
     beam = translator("translate", "--checkpoint", out, "--strategy", "beam", "--beam-size", "3", "Are you tired?")
     assert beam.stdout.strip() == "¿Estás cansado?"
     runs = [translator("translate", "--checkpoint", out, "--strategy", "sample", "--top-k", "5", "--seed", "3",
                        "We like cats.").stdout for _ in range(2)]
     assert runs[0] == runs[1] and runs[0].strip()
-    long = " ".join(["The water is cold."] * 60)
-    proc = translator("translate", "--checkpoint", out, long)
-    assert "truncated" in proc.stderr and proc.stdout.strip()
+    many = translator("translate", "--checkpoint", out, " ".join(["The water is cold."] * 60))
+    assert many.stdout.strip() == " ".join(["El agua está fría."] * 60) and "truncated" not in many.stderr
+    long = translator("translate", "--checkpoint", out, " and ".join(["the water is cold"] * 60))
+    assert "1 sentence(s) longer than the model's" in long.stderr and "truncated" in long.stderr
+    assert len(long.stdout.splitlines()) == 1 and long.stdout.strip()
 
 
 def test_evaluate_prints_scores_with_signatures(trained, tmp_path):
@@ -231,6 +234,22 @@ def test_no_repeat_ngram_is_on_by_default_and_can_be_turned_off(trained):
     off = translator("translate", "--checkpoint", out, "--no-repeat-ngram", "0", "Are you tired?",
                      "We like cats.").stdout.splitlines()
     assert on == off == ["¿Estás cansado?", "Nos gustan los gatos."]
+
+
+def test_text_as_people_type_it_translates_like_the_cased_sentences(trained):
+    """Do the lower-case, upper-case and unpunctuated forms of in-domain sentences translate as
+    the cased ones do, does a line of several sentences give each one's translation in order,
+    and does --as-typed translate a line exactly as given?"""
+    out, _ = trained
+    cased = ["Are you tired?", "We like cats.", "The water is cold."]
+    want = translator("translate", "--checkpoint", out, *cased).stdout.splitlines()
+    forms = [s.lower() for s in cased] + [s.upper() for s in cased] + [s.rstrip(".?!") for s in cased]
+    got = translator("translate", "--checkpoint", out, *forms).stdout.splitlines()
+    assert got == want * 3, list(zip(forms, got))
+    line = translator("translate", "--checkpoint", out, " ".join(cased)).stdout.splitlines()
+    assert line == [" ".join(want)]
+    typed = translator("translate", "--checkpoint", out, "--as-typed", " ".join(cased)).stdout.splitlines()
+    assert len(typed) == 1 and typed[0]
 
 
 def _small_corpus(path: Path, n: int) -> Path:

@@ -82,7 +82,7 @@ def _translate(args) -> int:
     start = time.perf_counter()
     out = translator.translate(lines, args.strategy, beam_size=args.beam_size, temperature=args.temperature,
                                top_k=args.top_k, top_p=args.top_p, seed=args.seed,
-                               no_repeat_ngram=args.no_repeat_ngram)
+                               no_repeat_ngram=args.no_repeat_ngram, as_typed=args.as_typed)
     seconds = time.perf_counter() - start
     if args.output:
         Path(args.output).write_text("".join(line + "\n" for line in out), encoding="utf-8")
@@ -98,8 +98,9 @@ def _evaluate(args) -> int:
     print(report.summary(), file=sys.stderr)
     translator = Translator.load(args.checkpoint, args.device)
     start = time.perf_counter()
+    # The corpus's own sentences, as they are: scores stay comparable with other systems'.
     hyps = translator.translate([en for en, _ in pairs], args.strategy, beam_size=args.beam_size,
-                                no_repeat_ngram=args.no_repeat_ngram)
+                                no_repeat_ngram=args.no_repeat_ngram, as_typed=True)
     seconds = time.perf_counter() - start
     result = score(hyps, [es for _, es in pairs])
     print(f"{corpus.plural(len(pairs), 'sentence')} translated in {seconds:.1f} s "
@@ -156,6 +157,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--input", help="UTF-8 file with one sentence per line; '-' reads standard input; an empty "
                                     "file gives an empty output (default: the sentences given as arguments)")
     tr.add_argument("--output", help="write translations here, one line per input line (default: standard output)")
+    tr.add_argument("--as-typed", action="store_true",
+                    help="translate each line exactly as given; by default a line is split into sentences, each "
+                         "cased and punctuated like the training data, and the translations joined again")
     _decoding_options(tr, STRATEGIES)
     tr.add_argument("--temperature", type=float, default=1.0,
                     help="--strategy sample: divide the logits by this; lower is more conservative (default: 1.0)")

@@ -15,7 +15,7 @@ import torch
 
 from .. import reference
 from ..tokens import EOS, PAD, SOS
-from . import checkpoint, tokenizer
+from . import checkpoint, sentences, tokenizer
 from .config import TrainConfig
 from .model import build_model, pick_device
 
@@ -113,20 +113,27 @@ class Translator:
 
     def translate(self, lines: list[str], strategy: str = "greedy", *, beam_size: int = 4, temperature: float = 1.0,
                   top_k: int | None = None, top_p: float | None = None, seed: int | None = None,
-                  length_penalty: float = 0.6, no_repeat_ngram: int = NO_REPEAT_NGRAM, warn=None) -> list[str]:
-        """One translation per line, in order; blank lines stay blank. ``no_repeat_ngram``:
-        greedy and sampled output never repeat an n-gram that long (0: off)."""
+                  length_penalty: float = 0.6, no_repeat_ngram: int = NO_REPEAT_NGRAM, as_typed: bool = False,
+                  warn=None) -> list[str]:
+        """One translation per line, in order; blank lines stay blank. Each line is split into
+        sentences, each put in the cased, punctuated form of the training data
+        (:mod:`.sentences`), translated, and joined again; ``as_typed`` translates each line
+        exactly as given instead. ``no_repeat_ngram``: greedy and sampled output never repeat
+        an n-gram that long (0: off)."""
         if strategy not in STRATEGIES:
             raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
         warn = warn or (lambda m: print(m, file=sys.stderr))
-        rows = self.tok.encode_src([line.strip() for line in lines])
+        parts = [([line.strip()] if line.strip() else []) if as_typed else
+                 [sentences.normalise(s) for s in sentences.split(line)] for line in lines]
+        texts = [text for part in parts for text in part]
+        owner = [n for n, part in enumerate(parts) for _ in part]  # the line of each sentence
+        rows = self.tok.encode_src(texts)
         limit = self.config.max_len
         long = [i for i, r in enumerate(rows) if len(r) > limit]
         if long:
-            warn(f"{len(long)} line(s) longer than the model's {limit}-token positional table were truncated "
-                 f"(first: line {long[0] + 1})")
+            warn(f"{len(long)} sentence(s) longer than the model's {limit}-token positional table were truncated "
+                 f"(first: line {owner[long[0]] + 1})")
             rows = [r[:limit] for r in rows]
-        rows = [r if line.strip() else [] for r, line in zip(rows, lines)]
         kwargs = {}
         if strategy == "beam":
             kwargs = {"beam_size": beam_size, "length_penalty": length_penalty}
@@ -139,4 +146,5 @@ class Translator:
         else:
             batch_size = 200
         ids = translate_ids(self.model, rows, self.device, limit, strategy, batch_size, no_repeat_ngram, **kwargs)
-        return [text if row else "" for text, row in zip(self.tok.decode_tgt(ids), rows)]
+        done = iter(self.tok.decode_tgt(ids) if rows else [])
+        return [" ".join(next(done) for _ in part) for part in parts]
