@@ -30,8 +30,6 @@ class CheckFailure(AssertionError):
         return CheckFailure(f"{self.en}\n{LIKELY_EN}{mistake.en}", f"{self.es}\n{LIKELY_ES}{mistake.es}")
 
 
-
-
 @dataclass(frozen=True)
 class Mistake:
     """A classic mistake a failed check can recognise: ``output`` computes what the code

@@ -147,7 +147,7 @@ def build(out: Path, *, only: list[str] | None = None, visibility: str = "visibl
     files["README.md"] = b"Gradescope autograder of the Transformer course; see setup.sh and run_autograder.\n"
     files["requirements.txt"] = requirements().encode()
     files[CONFIG] = json.dumps({"only": only, "visibility": visibility, "memory_gib": memory_gib,
-                                            "timeout": timeout, "budget": budget, "lang": lang}, indent=2).encode()
+                                "timeout": timeout, "budget": budget, "lang": lang}, indent=2).encode()
     tmp = out.with_name(out.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in (("setup.sh", SETUP_SH.encode()), ("run_autograder", RUN_AUTOGRADER.encode())):

@@ -29,7 +29,7 @@ QUESTION_WORDS = frozenset(
     "should may might must have has had isn't aren't don't doesn't didn't can't won't".split())
 # Words English always capitalises, restored in a line typed in one case.
 _CAPITALISED = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
-                          r"april|may|june|july|august|september|october|november|december)(s?)\b")
+                          r"april|may|june|july|august|september|october|november|december)s?\b")
 _END = re.compile(r"""[.?!…]+["'”’)\]]*\s+""")
 _OPENING = re.compile(r"\s+(?=[¿¡])")
 

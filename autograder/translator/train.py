@@ -190,8 +190,7 @@ class Trainer:
             self.save("interrupted")
             self.say(f"interrupted; continue with: translator train --resume --out {self.out}")
             raise KeyboardInterrupt
-        if self.data.valid_pairs and (not self.history["valid"]
-                                      or self.history["valid"][-1]["step"] != self.progress["step"]):
+        if not self.history["valid"] or self.history["valid"][-1]["step"] != self.progress["step"]:
             self.validate()
         self.save("end of training")
         p = self.progress

@@ -146,5 +146,5 @@ class Translator:
         else:
             batch_size = 200
         ids = translate_ids(self.model, rows, self.device, limit, strategy, batch_size, no_repeat_ngram, **kwargs)
-        done = iter(self.tok.decode_tgt(ids) if rows else [])
+        done = iter(self.tok.decode_tgt(ids))
         return [" ".join(next(done) for _ in part) for part in parts]
