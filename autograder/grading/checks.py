@@ -15,19 +15,40 @@ from typing import Callable, Iterable
 import torch
 
 from ..sandbox.child.wire import Unsupported
+from . import shapes
 from .reports import LIKELY_EN, LIKELY_ES
 
 
 class CheckFailure(AssertionError):
-    """A check failed; ``str()`` is the student-facing explanation, in English then Spanish."""
+    """A check failed; ``str()`` is the student-facing explanation, in English then Spanish.
 
-    def __init__(self, en: str, es: str):
+    A failure may carry one diagnosis after ``Likely mistake:``: a named classic mistake
+    (:meth:`naming`), or else the error's shape or the stage where it starts
+    (:meth:`shaped`), which a named mistake found later replaces."""
+
+    def __init__(self, en: str, es: str, *, plain: tuple[str, str] | None = None):
         super().__init__(f"{en}\n{es}")
         self.en, self.es = en, es
+        self._plain = plain  # the message without its shape diagnosis, when it has one
 
     def naming(self, mistake: "Mistake") -> "CheckFailure":
         """The same failure, followed by the classic mistake it most likely comes from."""
-        return CheckFailure(f"{self.en}\n{LIKELY_EN}{mistake.en}", f"{self.es}\n{LIKELY_ES}{mistake.es}")
+        en, es = self._plain or (self.en, self.es)
+        return CheckFailure(f"{en}\n{LIKELY_EN}{mistake.en}", f"{es}\n{LIKELY_ES}{mistake.es}")
+
+    @property
+    def named(self) -> bool:
+        """Whether this failure names a classic mistake (not only the error's shape)."""
+        return LIKELY_EN in self.en and self._plain is None
+
+    def shaped(self, found: tuple[str, str] | None, replace: bool = False) -> "CheckFailure":
+        """The same failure, followed by the error's shape or the stage where it starts
+        (``shapes``, ``localise``), unless it already carries a diagnosis (that is not
+        only a shape, when ``replace``)."""
+        if not found or self.named or (LIKELY_EN in self.en and not replace):
+            return self
+        en, es = self._plain or (self.en, self.es)
+        return CheckFailure(f"{en}\n{LIKELY_EN}{found[0]}", f"{es}\n{LIKELY_ES}{found[1]}", plain=(en, es))
 
 
 @dataclass(frozen=True)
@@ -133,15 +154,21 @@ def pair(value, what: str) -> list:
 
 
 def close(actual, expected: torch.Tensor, what: str, atol: float = 1e-5, rtol: float = 1e-5,
-          mistakes: Iterable[Mistake] = ()) -> None:
-    """``actual`` is a tensor shaped and typed like ``expected`` and numerically close to it;
-    when it is not but matches one of ``mistakes`` (at the same tolerance), the failure
-    names that mistake."""
+          mistakes: Iterable[Mistake] = (), hints: shapes.Hints | None = None,
+          localise: Callable[[], tuple[str, str] | None] | None = None) -> None:
+    """``actual`` is a tensor shaped and typed like ``expected`` and numerically close to it.
+
+    When it is not, the failure names, in this order of preference: one of ``mistakes``
+    whose output ``actual`` matches (at the same tolerance); the first stage of a composite
+    that differs, as ``localise()`` finds it (``grading.localise``); the error's shape
+    (``shapes.explain``, helped by ``hints``)."""
     try:
         _close(actual, expected, what, atol, rtol)
     except CheckFailure as failure:
         found = recognise(actual, mistakes, lambda a, m: _allclose(a, m, atol, rtol))
-        raise (failure.naming(found) if found else failure) from None
+        if found:
+            raise failure.naming(found) from None
+        raise failure.shaped((localise and localise()) or shapes.explain(actual, expected, hints)) from None
 
 
 def _close(actual, expected: torch.Tensor, what: str, atol: float, rtol: float) -> None:
@@ -166,8 +193,16 @@ def _close(actual, expected: torch.Tensor, what: str, atol: float, rtol: float) 
         )
 
 
-def equal(actual, expected: torch.Tensor, what: str) -> None:
-    """``actual`` is a tensor exactly equal to ``expected`` (shape, dtype and values)."""
+def equal(actual, expected: torch.Tensor, what: str, hints: shapes.Hints | None = None) -> None:
+    """``actual`` is a tensor exactly equal to ``expected`` (shape, dtype and values); a
+    failure names the error's shape when it has one (``shapes.explain_mask``)."""
+    try:
+        _equal(actual, expected, what)
+    except CheckFailure as failure:
+        raise failure.shaped(shapes.explain_mask(actual, expected, hints)) from None
+
+
+def _equal(actual, expected: torch.Tensor, what: str) -> None:
     actual = tensor(actual, what, expected.shape, expected.dtype)
     if not torch.equal(actual, expected):
         idx = tuple(torch.nonzero(actual != expected)[0].tolist())

@@ -188,7 +188,7 @@ def check_dropout_on_weights(student, rng):
         checks.close(evaluated, want, f"{what} in eval mode", atol=1e-9,
                      mistakes=mistakes(state, h, query, key, value, None, 0))
     except checks.CheckFailure as failure:
-        named = checks.LIKELY_EN in failure.en or not bool((heads(evaluated)[..., :T_k] == 0).any())
+        named = failure.named or not bool((heads(evaluated)[..., :T_k] == 0).any())
         raise (failure if named else failure.naming(checks.DROPOUT_IN_EVAL)) from None
     dropped = heads(run(True))
     mixed, total = dropped[..., :T_k], dropped[..., T_k]

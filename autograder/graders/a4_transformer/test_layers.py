@@ -5,6 +5,7 @@ import torch
 from torch import nn
 
 from autograder.graders.a4_transformer.layer_mistakes import mistakes, torch_ops
+from autograder.graders.a4_transformer.stages import layer_localiser
 from autograder.graders.torch_parity import layer_state, randomise_norms
 from autograder.grading import checks
 
@@ -43,7 +44,10 @@ def _encoder_case(student, rng, norm_first):
     checks.close(report.get("output"), want.detach(),
                  f"{kind} EncoderLayer(d_model={d_model}, h={h}, d_ff={d_ff}, dropout={EVAL_DROPOUT}) in eval mode "
                  f"on x {tuple(x.shape)} with padding", atol=1e-9,
-                 mistakes=mistakes(torch_ops(layer), x, None, keep[:, None, None, :]))
+                 mistakes=mistakes(torch_ops(layer), x, None, keep[:, None, None, :]),
+                 localise=layer_localiser(student, "layers.EncoderLayer", [d_model, h, d_ff],
+                                          {"dropout": EVAL_DROPOUT, "norm_first": norm_first}, layer_state(layer),
+                                          [x, keep[:, None, None, :]], {"the layer's input x": x}))
     check_dropout_spares_stream(student, rng, decoder=False, norm_first=norm_first)
 
 
@@ -64,7 +68,11 @@ def _decoder_case(student, rng, norm_first):
     checks.close(report.get("output"), want.detach(),
                  f"{kind} DecoderLayer(d_model={d_model}, h={h}, d_ff={d_ff}, dropout={EVAL_DROPOUT}) in eval mode "
                  f"on x {tuple(x.shape)}, memory {tuple(memory.shape)}", atol=1e-9,
-                 mistakes=mistakes(torch_ops(layer), x, memory, causal, keep[:, None, None, :]))
+                 mistakes=mistakes(torch_ops(layer), x, memory, causal, keep[:, None, None, :]),
+                 localise=layer_localiser(student, "layers.DecoderLayer", [d_model, h, d_ff],
+                                          {"dropout": EVAL_DROPOUT, "norm_first": norm_first}, layer_state(layer),
+                                          [x, memory, causal, keep[:, None, None, :]],
+                                          {"the layer's input x": x, "the memory": memory}))
     check_dropout_spares_stream(student, rng, decoder=True, norm_first=norm_first)
 
 

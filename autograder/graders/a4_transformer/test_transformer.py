@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from autograder import reference
+from autograder.graders.a4_transformer import stages
 from autograder.graders.a4_transformer.layer_mistakes import mistake_specs
 from autograder.graders.a4_transformer.model_mistakes import (
     DECODE_MISTAKES,
@@ -73,6 +74,17 @@ def _state(model):
     return {name: p.detach().clone() for name, p in model.named_parameters()}
 
 
+def _spec(config, model):
+    """The student's model as a script builds it: the reference's weights, with dropout."""
+    return {"target": MODEL, "config": [CONFIG, {**config, "dropout": EVAL_DROPOUT}], "state": _state(model),
+            "dtype": "float64"}
+
+
+def _localiser(student, config, model, src, tgt):
+    """For checks.close: where the student's model first differs from the reference."""
+    return lambda: stages.first_difference(student, _spec(config, model), config, model, src, tgt)
+
+
 def _student(student, config, model, inputs, method=None):
     """The student's model with the reference's weights, run in eval mode (with dropout,
     which must do nothing there)."""
@@ -86,7 +98,7 @@ def _second_look(failure, student, config, model, src):
     """A model that crashed on a source and a target of different lengths is run once more
     with a target as long as the source: a mask meant for the target given to the
     cross-attention then runs, and can be named."""
-    if checks.LIKELY_EN in failure.en:
+    if failure.named:
         return failure
     tgt = _tokens(torch.Generator().manual_seed(0), config, config["tgt_vocab_size"], src.size(0), src.size(1))
     try:
@@ -115,7 +127,7 @@ def _check_logits(student, rng, **overrides):
         raise _second_look(failure, student, config, model, src) from None
     what = f"logits for {', '.join(f'{k}={v}' for k, v in overrides.items()) or 'post-norm'} (config {config})"
     checks.close(report.get("output"), model(src, tgt).detach(), what, atol=ATOL, rtol=1e-6,
-                 mistakes=mistakes(model, src, tgt))
+                 mistakes=mistakes(model, src, tgt), localise=_localiser(student, config, model, src, tgt))
     return report
 
 
@@ -164,7 +176,8 @@ def test_encode_and_decode(student, rng):
                            for kind, (en, es) in ENCODE_MISTAKES.items()]
                  + [checks.Mistake(en, es, output=lambda styles=styles: with_layer_mistake(
                      model, False, styles, None, lambda: variant_encode(model, src)[0]).detach())
-                    for en, es, styles, _ in mistake_specs(config.get("norm_first", False), False)])
+                    for en, es, styles, _ in mistake_specs(config.get("norm_first", False), False)],
+                 localise=_localiser(student, config, model, src, tgt))
     checks.equal(got[1], src_mask, "source mask from encode(src)")
     logits = _student(student, config, model, [tgt, memory.detach(), src_mask], method="decode").get("output")
     checks.close(logits, model.decode(tgt, memory, src_mask).detach(), "logits from decode(tgt, memory, src_mask)",
@@ -173,7 +186,8 @@ def test_encode_and_decode(student, rng):
                            for kind, (en, es) in DECODE_MISTAKES.items()]
                  + [checks.Mistake(en, es, output=lambda styles=styles, kind=kind: with_layer_mistake(
                      model, True, styles, kind, lambda: variant_decode(model, tgt, memory, src_mask)).detach())
-                    for en, es, styles, kind in mistake_specs(config.get("norm_first", False), True)])
+                    for en, es, styles, kind in mistake_specs(config.get("norm_first", False), True)],
+                 localise=_localiser(student, config, model, src, tgt))
     check_embedding_dropout(student, rng)
 
 
@@ -255,7 +269,7 @@ def check_embedding_dropout(student, rng):
             checks.Mistake(en, es, output=lambda kind=kind: embed(model, model.src_embed, tokens, kind).detach())
             for kind, (en, es) in ENCODE_MISTAKES.items() if kind in ("no_scale", "scale_after_positions")])
     except checks.CheckFailure as failure:
-        named = checks.LIKELY_EN in failure.en or not bool((evaluated == 0).any())
+        named = failure.named or not bool((evaluated == 0).any())
         raise (failure if named else failure.naming(EMBED_DROPOUT_IN_EVAL)) from None
     trained = checks.tensor(got["trained"], f"{what} in training mode", shape=shape, dtype=torch.float64)
     tolerance = ATOL + 1e-6 * want.abs() / (1 - p)

@@ -25,6 +25,7 @@ Each operation takes a request dict and returns plain data:
 from __future__ import annotations
 
 import importlib
+import inspect
 import traceback
 from pathlib import Path
 
@@ -232,6 +233,37 @@ def op_module(req, resolve):
     return report
 
 
+def trace(module, *args, **kwargs):
+    """``module(*args, **kwargs)``, recording each call of its direct sub-modules (dropout
+    aside: it does nothing in eval mode) in order: ``{"output", "calls": [[name, args,
+    output], ...]}``. Graders compare it with the reference's to say which sub-layer first
+    gets a different input (``grading.localise``); it observes, it decides nothing. Each call
+    is ``[name, parameter names, argument values, output]``, the arguments bound to the
+    sub-module's ``forward`` signature with its defaults."""
+    if not isinstance(module, torch.nn.Module):
+        raise HarnessError(f"trace needs a torch.nn.Module, got {type(module).__name__}")
+    calls, handles = [], []
+    for name, child in module.named_children():
+        if isinstance(child, torch.nn.Dropout):
+            continue
+        def record(child, args, kwargs, output, name=name):
+            try:  # by the forward's own parameters, however the call spelled them
+                bound = inspect.signature(child.forward).bind(*args, **kwargs)
+                bound.apply_defaults()
+                names, values = list(bound.arguments), list(bound.arguments.values())
+            except (TypeError, ValueError):
+                names, values = [f"argument {i + 1}" for i in range(len(args))] + list(kwargs), [*args, *kwargs.values()]
+            values = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in values]
+            calls.append([name, names, values, output[0] if isinstance(output, tuple) else output])
+        handles.append(child.register_forward_hook(record, with_kwargs=True))
+    try:
+        output = module(*args, **kwargs)
+    finally:
+        for handle in handles:
+            handle.remove()
+    return {"output": output, "calls": calls}
+
+
 # Torch objects a script may build besides the submission's own (optimizers for training
 # steps, generators for shuffling); anything else a grader needs comes from the submission.
 SCRIPT_TORCH = {
@@ -241,6 +273,7 @@ SCRIPT_TORCH = {
     "torch.Generator": lambda: torch.Generator,
     "torch.manual_seed": lambda: torch.manual_seed,
     "getattr": lambda: getattr,
+    "trace": lambda: trace,
 }
 
 

@@ -1,0 +1,411 @@
+"""What kind of difference a numeric mismatch is: the error's shape, for any grader.
+
+A check that finds a student's tensor off from the reference's, and no named classic
+mistake that explains it, asks :func:`explain` what the difference looks like: a constant
+factor (and which known constant it equals), a sign, axes swapped or heads interleaved, a
+shift by one position, probabilities normalised along another axis, weight given to
+masked positions, an offset equal to a bias or to a named tensor (a residual missing or
+added twice), or values that differ only where the mask hides them. Each answer is a
+sentence in English and in Spanish, given to the student after ``Likely mistake:``.
+
+Every recogniser is a property of the two tensors alone (plus the names and constants a
+grader passes as ``hints``), so it applies to mistakes nobody wrote down. A recogniser
+answers only when the whole difference fits its shape, within a tolerance far looser
+than float64 rounding and far tighter than any real mistake's distance from the reference;
+otherwise :func:`explain` says nothing rather than guess.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import torch
+
+# Relative closeness that counts as "the same tensor" for a recogniser: loose enough for a
+# student who computes in float32 (2**-24 relative per operation, a few hundred operations),
+# tight enough that no mistake of the corpus is within it of another shape.
+REL = 1e-4
+
+
+@dataclass
+class Hints:
+    """What a grader knows about the compared tensors, so that a shape can be named.
+
+    Attributes:
+        axes: a name per dimension, e.g. ``("batch", "query position", "key position")``.
+        constants: named numbers a factor may equal, e.g. ``{"sqrt(d_k)": 2.83}``.
+        tensors: named tensors an offset may be a multiple of, e.g. ``{"the layer's input x": x}``
+            (broadcastable to the compared shape), or ``(tensor, weight)`` when the reference
+            output holds ``weight × tensor``, so that the weight the student used can be named.
+        mask: boolean, broadcastable to the shape: True where a value is real / may be
+            attended, False where the mask or the padding hides it.
+        num_heads: heads the last axis is made of, when it is ``num_heads * d_k`` features.
+    """
+
+    axes: Sequence[str] = ()
+    constants: dict[str, float] = field(default_factory=dict)
+    tensors: dict[str, torch.Tensor | tuple[torch.Tensor, float]] = field(default_factory=dict)
+    mask: torch.Tensor | None = None
+    num_heads: int | None = None
+
+    def axis(self, d: int, ndim: int) -> tuple[str, str]:
+        """The name of axis ``d`` in English and Spanish."""
+        d = d % ndim
+        if len(self.axes) == ndim:
+            return f"{self.axes[d]} (dim {d})", f"{self.axes[d]} (dim {d})"
+        return f"dim {d}", f"dim {d}"
+
+
+def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """``a`` and ``b`` (float64) are the same tensor up to float32-level noise."""
+    if a.shape != b.shape or a.numel() == 0:
+        return False
+    scale = max(b.abs().max().item(), a.abs().max().item(), 1e-12)
+    return bool(((a - b).abs() <= REL * scale + 1e-9).all())
+
+
+def _finite(t: torch.Tensor) -> bool:
+    return bool(torch.isfinite(t).all())
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _es(x: float) -> str:
+    return _fmt(x).replace(".", ",")
+
+
+def _name_constant(c: float, hints: Hints) -> str | None:
+    """A name for the factor ``c``: a hinted constant, its inverse or its square."""
+    usable = {name: value for name, value in hints.constants.items() if value and value not in (1.0, -1.0)}
+    for form, of in (("{}", lambda v: v), ("1/{}", lambda v: 1 / v), ("{}²", lambda v: v * v)):
+        for name, value in usable.items():
+            if abs(c - of(value)) <= 1e-3 * abs(of(value)):
+                return form.format(name)
+    return None
+
+
+# ---------------------------------------------------------------- the recognisers
+# Each takes (actual, expected, hints), both float64 of one shape, and returns (en, es) or None.
+
+def _zeros_pattern(a, e, hints):
+    """Attention-like outputs: the reference is exactly 0 where the mask forbids."""
+    zero_e, zero_a = e == 0, a.abs() <= 1e-12
+    if not bool(zero_e.any()) or bool(zero_e.all()):
+        return None
+    if bool((zero_a == ~zero_e).all()):
+        return ("the zeros are exactly where values are expected and the values where zeros are: the mask is "
+                "inverted (True means \"may attend\"; fill with -inf where the mask is False)",
+                "los ceros están justo donde se esperan valores y los valores donde se esperan ceros: la máscara "
+                "está invertida (True significa «puede atender»; rellena con -inf donde la máscara es False)")
+    if not bool(zero_a[zero_e].all()) and not bool(zero_a[~zero_e].any()):
+        leaked = int((~zero_a & zero_e).sum())
+        return (f"{leaked} values that must be exactly 0 (masked positions) are not: the mask is not applied, "
+                "or applied after the softmax or with a finite fill value instead of -inf",
+                f"{leaked} valores que deben ser exactamente 0 (posiciones enmascaradas) no lo son: la máscara no se "
+                "aplica, o se aplica después del softmax o con un valor finito en lugar de -inf")
+    return None
+
+
+def _swapped_axes(a, e, hints):
+    n = a.dim()
+    for i in range(n):
+        for j in range(i + 1, n):
+            if a.size(i) == a.size(j) > 1 and _same(a.transpose(i, j), e):
+                (ni, ni_es), (nj, nj_es) = hints.axis(i, n), hints.axis(j, n)
+                return (f"the output is the expected one with {ni} and {nj} swapped: a transpose or a view "
+                        "that takes the axes in the wrong order",
+                        f"la salida es la esperada con {ni_es} y {nj_es} intercambiados: una transposición o un "
+                        "view que toma los ejes en el orden equivocado")
+    return None
+
+
+def _interleaved_heads(a, e, hints):
+    h = hints.num_heads
+    if not h or h < 2 or a.dim() < 1 or a.size(-1) % h or a.size(-1) // h < 2:
+        return None
+    d_k = a.size(-1) // h
+    lead = a.shape[:-1]
+    regrouped = a.reshape(*lead, d_k, h).transpose(-1, -2).reshape(a.shape)
+    if _same(regrouped, e) or _same(e.reshape(*lead, d_k, h).transpose(-1, -2).reshape(e.shape), a):
+        return ("the features of the heads are interleaved: split the last axis as view(..., num_heads, d_k) "
+                "and merge it back in the same order (transpose to (B, T, h, d_k) before the view)",
+                "las características de las cabezas están entrelazadas: divide el último eje como "
+                "view(..., num_heads, d_k) y vuelve a unirlo en el mismo orden (transpose a (B, T, h, d_k) "
+                "antes del view)")
+    return None
+
+
+def _factor(a, e, hints):
+    denominator = (e * e).sum().item()
+    if denominator <= 0:
+        return None
+    c = (a * e).sum().item() / denominator
+    if abs(c - 1) <= 1e-3 or not _same(a, c * e):
+        return None
+    if abs(c + 1) <= 1e-3:
+        return ("every value has the opposite sign of the expected one: a sign is flipped (a subtraction "
+                "written the wrong way round?)",
+                "cada valor tiene el signo contrario al esperado: hay un signo cambiado (¿una resta al revés?)")
+    if abs(c) <= 1e-9:
+        return None
+    named = _name_constant(c, hints)
+    if named:
+        return (f"every value is the expected one multiplied by {_fmt(c)} = {named}: look for a scaling by "
+                f"{named} that is missing, applied twice or applied the wrong way (× instead of ÷)",
+                f"cada valor es el esperado multiplicado por {_es(c)} = {named}: busca un escalado por "
+                f"{named} que falta, se aplica dos veces o al revés (× en lugar de ÷)")
+    if abs(c - 2) <= 1e-3 or abs(c - 0.5) <= 1e-3:
+        en, es = ("twice", "el doble") if c > 1 else ("half", "la mitad")
+        return (f"every value is {en} the expected one: a term counted twice, or a sum halved (a mean instead "
+                "of a sum?)",
+                f"cada valor es {es} del esperado: un término contado dos veces, o una suma dividida entre dos "
+                "(¿una media en lugar de una suma?)")
+    return (f"every value is the expected one multiplied by the same constant, {_fmt(c)}: look for a scaling "
+            "factor (a wrong constant, or a scaling missing or applied twice)",
+            f"cada valor es el esperado multiplicado por la misma constante, {_es(c)}: busca un factor de escala "
+            "(una constante equivocada, o un escalado que falta o se aplica dos veces)")
+
+
+def _offset(a, e, hints):
+    d = a - e
+    scale = max(e.abs().max().item(), 1e-12)
+    for name, t in hints.tensors.items():
+        t, weight = t if isinstance(t, tuple) else (t, None)
+        try:
+            t = t.double().expand_as(d)
+        except RuntimeError:
+            continue
+        if not bool((t.abs() > 1e-9).any()):
+            continue
+        k = (d * t).sum().item() / (t * t).sum().item()
+        if not _same(d, k * t):
+            continue
+        if abs(k - 1) <= 1e-3:
+            return (f"the output is the expected one plus {name} once more: {name} is added twice "
+                    "(a residual or a bias counted twice)",
+                    f"la salida es la esperada más {name} otra vez: {name} se suma dos veces "
+                    "(una conexión residual o un sesgo contado dos veces)")
+        if abs(k + 1) <= 1e-3:
+            return (f"the output is the expected one minus {name}: {name} is never added (a missing residual "
+                    "connection or bias)",
+                    f"la salida es la esperada menos {name}: {name} nunca se suma (falta una conexión residual "
+                    "o un sesgo)")
+        if weight is not None:
+            got, want = weight + k, _name_constant(weight, hints) or _fmt(weight)
+            got_name = f"{_fmt(got)} = {_name_constant(got, hints)}" if _name_constant(got, hints) else _fmt(got)
+            return (f"{name} enters the output multiplied by {got_name} instead of {want}: a scaling of it that "
+                    "is wrong, missing or applied twice",
+                    f"{name} entra en la salida multiplicado por {got_name.replace('.', ',')} en lugar de {want}: "
+                    "un escalado suyo incorrecto, que falta o se aplica dos veces")
+        return (f"the output is the expected one plus {_fmt(k)} × {name}: {name} enters with the wrong weight "
+                "(a scaling of it missing, doubled or wrong)",
+                f"la salida es la esperada más {_es(k)} × {name}: {name} entra con el peso equivocado (un "
+                "escalado suyo que falta, se duplica o es incorrecto)")
+    if d.abs().max().item() <= REL * scale:
+        return None
+    flat = d.reshape(-1, d.size(-1)) if d.dim() else d.reshape(1, 1)
+    if bool(((flat - flat[:1]).abs() <= REL * scale + 1e-9).all()):
+        if bool(((flat - flat[0, 0]).abs() <= REL * scale + 1e-9).all()):
+            k = flat[0, 0].item()
+            return (f"every value is the expected one plus the same constant, {_fmt(k)}: a constant added or "
+                    "subtracted where it should not be",
+                    f"cada valor es el esperado más la misma constante, {_es(k)}: se suma o resta una constante "
+                    "donde no se debe")
+        return ("the output is off by the same vector at every position, varying only along the last axis: a "
+                "bias that is missing, added twice, or the wrong one",
+                "la salida difiere en el mismo vector en cada posición, que solo varía a lo largo del último eje: "
+                "un sesgo (bias) que falta, se suma dos veces o no es el que toca")
+    return None
+
+
+def _shifted(a, e, hints):
+    n = a.dim()
+    for d in range(n):
+        size = a.size(d)
+        if size < 3:
+            continue
+        late, early = a.narrow(d, 1, size - 1), a.narrow(d, 0, size - 1)
+        axis, eje = hints.axis(d, n)
+        if _same(late, e.narrow(d, 0, size - 1)):
+            return (f"along {axis}, position i holds what is expected at position i - 1: everything is shifted "
+                    "one position later (an off-by-one in a slice or in a shift)",
+                    f"a lo largo de {eje}, la posición i tiene lo esperado en la posición i - 1: todo está "
+                    "desplazado una posición (un error de uno en un corte o en un desplazamiento)")
+        if _same(early, e.narrow(d, 1, size - 1)):
+            return (f"along {axis}, position i holds what is expected at position i + 1: everything is shifted "
+                    "one position earlier (an off-by-one in a slice or in a shift)",
+                    f"a lo largo de {eje}, la posición i tiene lo esperado en la posición i + 1: todo está "
+                    "desplazado una posición antes (un error de uno en un corte o en un desplazamiento)")
+    return None
+
+
+def _normalised_axis(a, e, hints):
+    """Probabilities: where does the reference sum to 1, and where does the student's?"""
+    if bool((e < -1e-12).any()) or a.dim() < 1:
+        return None
+
+    def sums_to_one(t, d):
+        s = t.sum(d)
+        return bool((((s - 1).abs() <= 1e-6) | (s.abs() <= 1e-12)).all()) and bool(((s - 1).abs() <= 1e-6).any())
+
+    n = a.dim()
+    expected_axes = [d for d in range(n) if e.size(d) > 1 and sums_to_one(e, d)]
+    if not expected_axes:
+        return None
+    want = expected_axes[-1]
+    axis, eje = hints.axis(want, n)
+    if sums_to_one(a, want):
+        return None
+    others = [d for d in range(n) if d != want and a.size(d) > 1 and sums_to_one(a, d)]
+    if others and not bool((a < -1e-12).any()):
+        got, got_es = hints.axis(others[-1], n)
+        return (f"the values sum to 1 along {got} instead of along {axis}: the softmax (or the normalisation) "
+                f"is taken over the wrong axis; use dim=-1 for the keys",
+                f"los valores suman 1 a lo largo de {got_es} en lugar de {eje}: el softmax (o la normalización) "
+                f"se toma sobre el eje equivocado; usa dim=-1 para las claves")
+    return (f"the values along {axis} should be probabilities that sum to 1, and they do not: a missing or "
+            "misplaced softmax (or normalisation)",
+            f"los valores a lo largo de {eje} deberían ser probabilidades que suman 1, y no lo hacen: un softmax "
+            "(o una normalización) que falta o está mal colocado")
+
+
+def _only_masked(a, e, hints):
+    if hints.mask is None:
+        return None
+    try:
+        hidden = ~hints.mask.bool().expand_as(a)
+    except RuntimeError:
+        return None
+    bad = (a - e).abs() > REL * max(e.abs().max().item(), 1e-12) + 1e-9
+    if bool(bad.any()) and not bool(bad[~hidden].any()):
+        return ("the values differ only at masked or padded positions; everything the mask keeps is right: "
+                "those positions are filled differently (or the padding is not handled as the reference does)",
+                "los valores solo difieren en posiciones enmascaradas o de relleno; todo lo que la máscara "
+                "conserva está bien: esas posiciones se rellenan de otra forma")
+    return None
+
+
+RECOGNISERS: tuple[Callable, ...] = (
+    _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _offset, _shifted, _normalised_axis,
+    _only_masked,
+)
+
+
+def explain(actual, expected, hints: Hints | None = None) -> tuple[str, str] | None:
+    """What kind of difference ``actual`` is from ``expected``, as (English, Spanish), or
+    None when no recogniser fits the whole difference."""
+    if not (isinstance(actual, torch.Tensor) and isinstance(expected, torch.Tensor)):
+        return None
+    if not (actual.is_floating_point() and expected.is_floating_point()):
+        return None
+    hints = hints or Hints()
+    if actual.shape != expected.shape:
+        return _permuted_shape(actual.double(), expected.double(), hints)
+    a, e = actual.detach().double(), expected.detach().double()
+    if not (_finite(e) and _finite(a)) or a.numel() < 2:
+        return None
+    for recogniser in RECOGNISERS:
+        try:
+            found = recogniser(a, e, hints)
+        except (RuntimeError, ValueError, ZeroDivisionError, IndexError):  # shapes a recogniser cannot read
+            found = None
+        if found:
+            return found
+    return None
+
+
+def _permuted_shape(a, e, hints):
+    """A tensor of the right values whose axes are in another order."""
+    if a.dim() != e.dim() or sorted(a.shape) != sorted(e.shape):
+        return None
+    for perm in itertools.permutations(range(a.dim())):
+        if tuple(a.shape[p] for p in perm) == tuple(e.shape) and _same(a.permute(perm), e):
+            return (f"the values are right but the axes are in another order (shape {tuple(a.shape)} instead of "
+                    f"{tuple(e.shape)}): permute(*{perm}) of the output gives the expected tensor; check the order "
+                    "of a transpose, view or reshape",
+                    f"los valores son correctos pero los ejes están en otro orden (forma {tuple(a.shape)} en lugar "
+                    f"de {tuple(e.shape)}): permute(*{perm}) de la salida da el tensor esperado; revisa el orden de "
+                    "un transpose, view o reshape")
+    return None
+
+
+def explain_mask(actual, expected, hints: Hints | None = None) -> tuple[str, str] | None:
+    """The same for boolean or integer tensors compared exactly (masks, token ids)."""
+    if not (isinstance(actual, torch.Tensor) and isinstance(expected, torch.Tensor)):
+        return None
+    hints = hints or Hints()
+    n = expected.dim()
+    if actual.shape != expected.shape:
+        for d in range(n):
+            if actual.dim() == n and actual.size(d) == expected.size(d) + 1 and all(
+                    actual.size(k) == expected.size(k) for k in range(n) if k != d):
+                size = expected.size(d)
+                axis, eje = hints.axis(d, n)
+                if torch.equal(actual.narrow(d, 1, size), expected):
+                    return (f"one extra element at the start of {axis}: the rest is right (a start token kept?)",
+                            f"un elemento de más al principio de {eje}: el resto es correcto (¿se conserva un "
+                            "token inicial?)")
+                if torch.equal(actual.narrow(d, 0, size), expected):
+                    return (f"one extra element at the end of {axis}: the rest is right",
+                            f"un elemento de más al final de {eje}: el resto es correcto")
+        return None
+    if actual.dtype == torch.bool and expected.dtype == torch.bool:
+        if torch.equal(actual, ~expected):
+            return ("every value is the opposite of the expected one: the mask's polarity is inverted (True means "
+                    "\"may attend\" / a real token)",
+                    "cada valor es el contrario del esperado: la polaridad de la máscara está invertida (True "
+                    "significa «puede atender» / un token real)")
+        if n >= 2 and actual.size(-1) == actual.size(-2) and torch.equal(actual.transpose(-1, -2), expected):
+            return ("the mask is the transpose of the expected one (rows and columns swapped): rows are the "
+                    "positions that attend (queries), columns the positions attended to (keys)",
+                    "la máscara es la traspuesta de la esperada (filas y columnas intercambiadas): las filas son "
+                    "las posiciones que atienden (consultas), las columnas las atendidas (claves)")
+        if n >= 2 and actual.size(-1) == actual.size(-2):
+            T = actual.size(-1)
+            ones = torch.ones(T, T, dtype=torch.bool)
+            for k, (en, es) in {
+                -1: ("each position cannot see itself", "cada posición no puede verse a sí misma"),
+                1: ("each position also sees the next one", "cada posición también ve la siguiente"),
+            }.items():
+                if torch.equal(actual, expected & ones.tril(k)) or torch.equal(actual, expected | ones.tril(k)):
+                    return (f"the causal part is off by one diagonal: {en} (torch.tril with diagonal=0)",
+                            f"la parte causal está desplazada una diagonal: {es} (torch.tril con diagonal=0)")
+    if actual.dtype == expected.dtype and n >= 1:
+        for d in range(n):
+            size = expected.size(d)
+            if size < 3:
+                continue
+            axis, eje = hints.axis(d, n)
+            if torch.equal(actual.narrow(d, 1, size - 1), expected.narrow(d, 0, size - 1)):
+                return (f"along {axis}, each value is the one expected one position earlier: shifted by one",
+                        f"a lo largo de {eje}, cada valor es el esperado una posición antes: desplazado en uno")
+            if torch.equal(actual.narrow(d, 0, size - 1), expected.narrow(d, 1, size - 1)):
+                return (f"along {axis}, each value is the one expected one position later: shifted by one",
+                        f"a lo largo de {eje}, cada valor es el esperado una posición después: desplazado en uno")
+    return None
+
+
+def gradient(actual_grad, expected_grad, outputs_agree: bool, what: str) -> tuple[str, str] | None:
+    """Outputs that agree with gradients that do not: the graph is broken somewhere."""
+    if not outputs_agree:
+        return None
+    if actual_grad is None or (isinstance(actual_grad, torch.Tensor) and not bool(actual_grad.any())
+                               and isinstance(expected_grad, torch.Tensor) and bool(expected_grad.any())):
+        return (f"the output is right but no gradient reaches {what}: something detaches it from the graph "
+                "(.detach(), .data, .item(), torch.no_grad, or a new tensor built from its values)",
+                f"la salida es correcta pero ningún gradiente llega a {what}: algo lo separa del grafo "
+                "(.detach(), .data, .item(), torch.no_grad, o un tensor nuevo construido con sus valores)")
+    shape = explain(actual_grad, expected_grad)
+    if shape:
+        return (f"the output is right but the gradient of {what} is not, and {shape[0]}",
+                f"la salida es correcta pero el gradiente de {what} no, y {shape[1]}")
+    return (f"the output is right but the gradient of {what} is not: part of the computation is cut from the "
+            "graph (.detach(), .data, an in-place change) or uses a value that does not depend on the input",
+            f"la salida es correcta pero el gradiente de {what} no: parte del cálculo está separada del grafo "
+            "(.detach(), .data, un cambio in-place) o usa un valor que no depende de la entrada")
+
+

@@ -1,0 +1,117 @@
+"""Does shapes.explain name the kind of difference a mismatch is, and stay silent on noise?"""
+
+import math
+
+import pytest
+import torch
+
+from autograder.grading import checks, shapes
+
+AXES = ("batch", "position", "feature")
+
+
+def _x(*shape, seed=0):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+
+
+def _say(actual, expected, **hints):
+    found = shapes.explain(actual, expected, shapes.Hints(**hints))
+    return found and found[0]
+
+
+def test_a_constant_factor_is_named_by_the_constant_it_equals():
+    """Is a factor of sqrt(d_k), 1/sqrt(d_k) or d_k named as such, and 2 as "twice"?"""
+    e = _x(2, 5, 8)
+    hints = {"constants": {"sqrt(d_k)": math.sqrt(8)}}
+    assert "= sqrt(d_k)" in _say(e * math.sqrt(8), e, **hints)
+    assert "= 1/sqrt(d_k)" in _say(e / math.sqrt(8), e, **hints)
+    assert "= sqrt(d_k)²" in _say(e * 8, e, **hints)
+    assert "twice" in _say(e * 2, e)
+    assert "the same constant, 1.7" in _say(e * 1.7, e)
+    assert "opposite sign" in _say(-e, e)
+
+
+def test_swapped_axes_and_interleaved_heads_are_named():
+    """Is a transpose of two same-sized axes, a permuted shape and a head split in the wrong
+    order recognised, with the axes' names?"""
+    e = _x(3, 3, 8)
+    assert "batch (dim 0) and position (dim 1) swapped" in _say(e.transpose(0, 1), e, axes=AXES)
+    assert "permute(*(0, 2, 1))" in _say(_x(2, 5, 8).transpose(1, 2), _x(2, 5, 8))
+    interleaved = e.reshape(3, 3, 4, 2).transpose(-1, -2).reshape(3, 3, 8)
+    assert "interleaved" in _say(interleaved, e, num_heads=2)
+
+
+def test_offsets_are_named_by_the_tensor_they_equal():
+    """Is a missing residual, a residual added twice, a weight on a named tensor and a bias recognised?"""
+    x, sub = _x(2, 4, 8), _x(2, 4, 8, seed=1)
+    e = x + sub
+    assert "never added" in _say(sub, e, tensors={"the layer's input x": x})
+    assert "added twice" in _say(e + x, e, tensors={"the layer's input x": x})
+    emb = _x(2, 4, 8, seed=2)
+    said = _say(emb * 8 + x, emb * math.sqrt(8) + x, constants={"d_model": 8.0, "sqrt(d_model)": math.sqrt(8)},
+                tensors={"the token embedding": (emb, math.sqrt(8))})
+    assert "multiplied by 8 = d_model instead of sqrt(d_model)" in said
+    assert "same vector at every position" in _say(e + _x(8, seed=3), e)
+
+
+def test_shifts_and_normalisation_axes_are_named():
+    """Is a shift by one position and a softmax over the wrong axis recognised?"""
+    e = _x(2, 6, 4)
+    later = torch.cat([e[:, :1], e[:, :-1]], dim=1)
+    assert "position (dim 1), position i holds what is expected at position i - 1" in _say(later, e, axes=AXES)
+    scores = _x(2, 5, 5)
+    said = _say(scores.softmax(-2), scores.softmax(-1), axes=("batch", "query", "key"))
+    assert "sum to 1 along query (dim 1) instead of along key (dim 2)" in said
+
+
+def test_masked_positions_are_recognised():
+    """Are an inverted mask, weight leaking to masked positions and differences only where the mask hides recognised?"""
+    keep = torch.ones(4, 4).tril().bool()
+    scores = _x(1, 4, 4)
+    want = scores.masked_fill(~keep, float("-inf")).softmax(-1)
+    assert "inverted" in _say(scores.masked_fill(keep, float("-inf")).softmax(-1).nan_to_num(), want)
+    assert "must be exactly 0" in _say(scores.masked_fill(~keep, -5.0).softmax(-1), want)
+    e = _x(2, 4, 8)
+    off = e.clone()
+    off[1, 3] += 1.0
+    mask = torch.tensor([[True] * 4, [True, True, True, False]])[:, :, None]
+    assert "only at masked or padded positions" in _say(off, e, mask=mask)
+
+
+def test_masks_and_token_ids_compared_exactly():
+    """Are an inverted, transposed or off-by-one-diagonal mask, and a start token kept, named?"""
+    causal = torch.ones(5, 5).tril().bool()
+    assert "polarity is inverted" in shapes.explain_mask(~causal, causal)[0]
+    assert "transpose" in shapes.explain_mask(causal.T.contiguous(), causal)[0]
+    assert "cannot see itself" in shapes.explain_mask(torch.ones(5, 5).tril(-1).bool(), causal)[0]
+    ids = torch.tensor([[4, 5, 6, 2]])
+    assert "start" in shapes.explain_mask(torch.tensor([[1, 4, 5, 6, 2]]), ids)[0]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_an_unstructured_difference_gets_no_diagnosis(seed):
+    """Does explain say nothing for a difference with no shape (it must not guess)?"""
+    e = _x(2, 5, 8, seed=seed)
+    noisy = e + 0.5 * _x(2, 5, 8, seed=seed + 100)
+    assert shapes.explain(noisy, e, shapes.Hints(axes=AXES, num_heads=2, constants={"sqrt(d_k)": 2.0},
+                                                 tensors={"x": _x(2, 5, 8, seed=seed + 200)})) is None
+
+
+def test_a_failed_close_carries_the_shape_after_likely_mistake():
+    """Does checks.close name the shape in both languages when no named mistake matches?"""
+    e = _x(3, 4)
+    with pytest.raises(checks.CheckFailure) as failure:
+        checks.close(-e, e, "output")
+    assert "\nLikely mistake: every value has the opposite sign" in failure.value.en
+    assert "\nError probable: cada valor tiene el signo contrario" in failure.value.es
+    with pytest.raises(checks.CheckFailure) as failure:
+        checks.close(e, e + 0.1 * _x(3, 4, seed=9), "output")
+    assert not failure.value.named
+
+
+def test_outputs_right_and_gradients_wrong_are_told_apart():
+    """Does gradient() say that nothing reaches a detached input, and stay silent while outputs differ?"""
+    g = _x(3, 4)
+    assert "no gradient reaches x" in shapes.gradient(torch.zeros(3, 4, dtype=torch.float64), g, True, "x")[0]
+    assert "twice" in shapes.gradient(2 * g, g, True, "x")[0]
+    assert shapes.gradient(2 * g, g, False, "x") is None
