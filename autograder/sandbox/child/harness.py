@@ -252,7 +252,8 @@ def trace(module, *args, **kwargs):
                 bound.apply_defaults()
                 names, values = list(bound.arguments), list(bound.arguments.values())
             except (TypeError, ValueError):
-                names, values = [f"argument {i + 1}" for i in range(len(args))] + list(kwargs), [*args, *kwargs.values()]
+                names = [f"argument {i + 1}" for i in range(len(args))] + list(kwargs)
+                values = [*args, *kwargs.values()]
             values = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in values]
             calls.append([name, names, values, output[0] if isinstance(output, tuple) else output])
         handles.append(child.register_forward_hook(record, with_kwargs=True))
