@@ -61,3 +61,26 @@ def test_the_first_differing_stage_is_named_with_its_shape():
     wrong_shape = [localise.Stage("the generator", "el generador", x[:2], x)]
     assert "returns (2, 4), expected a tensor of shape (3, 4)" in localise.first_difference(
         wrong_shape, atol=0, rtol=0)[0]
+
+
+def test_decoding_steps_name_the_first_step_that_differs():
+    """Is the first differing decoding step found, and a token after EOS or a pad before it named?"""
+    from autograder.graders.a5_decoding.steps import first_step
+    from autograder.tokens import EOS, PAD
+    want = torch.tensor([[5, EOS, PAD], [6, 7, EOS]])
+    after_eos = first_step(torch.tensor([[5, EOS, 9], [6, 7, EOS]]), want)
+    assert "step 2 of row 0" in after_eos[0] and "already produced EOS at step 1" in after_eos[0]
+    early_pad = first_step(torch.tensor([[5, EOS, PAD], [6, PAD, PAD]]), want)
+    assert "row 1 is padded although it has not produced EOS yet" in early_pad[0]
+    assert first_step(want.clone(), want) is None
+
+
+def test_a_grading_console_names_the_sub_layer_of_a_layer_mistake(tmp_path):
+    """Does `grade` show, for a decoder layer that reuses norm2 where norm3 belongs, the layer and the sub-layer?"""
+    from helpers import make_submission, run_grade_many
+    sub = make_submission(tmp_path / "s", {"a4_transformer/layers.py": [
+        ("x = self.norm3(x + self.dropout3(self.ff(x)))", "x = self.norm2(x + self.dropout3(self.ff(x)))")]})
+    graded, = run_grade_many([sub], tmp_path / "out", "--only", "a4_transformer", "--seed", "1", "--lang", "en")
+    assert "Likely mistake: self.norm2 is called where the reference calls self.norm3" in graded.stdout
+    assert (f"Likely mistake: {localise.PREFIX_EN}decoder layer 0 (layers.DecoderLayer); self.norm2 is called where "
+            "the reference calls self.norm3") in graded.stdout

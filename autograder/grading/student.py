@@ -47,7 +47,7 @@ from ..sandbox.process import (
     refuse_shadowing,
 )
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
-from . import forbidden
+from . import checks, forbidden
 from .checks import CheckFailure
 
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
@@ -192,7 +192,10 @@ class Student:
             raise CheckFailure(
                 f"no credit for {module}.py: it uses what this exercise asks you to build ({uses})",
                 f"sin puntos para {module}.py: usa lo que este ejercicio te pide construir ({uses})",
-            )
+            ).naming(checks.Mistake(
+                f"a built-in does the exercise for you ({uses}): write it yourself with tensor operations",
+                f"una función ya hecha resuelve el ejercicio por ti ({uses}): escríbelo tú con operaciones de tensores",
+                output=lambda: None))
 
     def _request(self, op: str, target: str, fields: dict, *, checked: list[str] | None = None,
                  timeout: float | None = None) -> dict:

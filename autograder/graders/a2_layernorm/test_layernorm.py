@@ -166,13 +166,25 @@ def test_parameters(student, rng):
                 f"LayerNorm({normalized_shape}).{name} is a buffer, not a trainable nn.Parameter",
                 f"LayerNorm({normalized_shape}).{name} es un buffer, no un nn.Parameter entrenable",
             )
-        checks.expect(
-            set(params) == {"weight", "bias"},
-            f"LayerNorm({normalized_shape}) has the parameters {sorted(params)}; the parameters must be called "
-            "weight and bias, like in torch.nn.LayerNorm",
-            f"LayerNorm({normalized_shape}) tiene los parámetros {sorted(params)}; los parámetros deben llamarse "
-            "weight y bias, como en torch.nn.LayerNorm",
-        )
+        try:
+            checks.expect(
+                set(params) == {"weight", "bias"},
+                f"LayerNorm({normalized_shape}) has the parameters {sorted(params)}; the parameters must be called "
+                "weight and bias, like in torch.nn.LayerNorm",
+                f"LayerNorm({normalized_shape}) tiene los parámetros {sorted(params)}; los parámetros deben llamarse "
+                "weight y bias, como en torch.nn.LayerNorm",
+            )
+        except checks.CheckFailure as failure:
+            missing = sorted({"weight", "bias"} - set(params))
+            if not missing or set(params) - {"weight", "bias"}:
+                raise
+            raise failure.naming(checks.Mistake(
+                f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not registered as a parameter (a plain "
+                "tensor, or an attribute set after the fact): assign nn.Parameter(...) to self.weight and self.bias "
+                "so that the optimizer trains them",
+                f"{' y '.join(missing)} no {'está registrado' if len(missing) == 1 else 'están registrados'} como "
+                "parámetro (un tensor normal): asigna nn.Parameter(...) a self.weight y self.bias para que el "
+                "optimizador los entrene", output=lambda: None)) from None
         for name, fill, word, palabra in (("weight", torch.ones, "ones", "unos"), ("bias", torch.zeros, "zeros", "ceros")):
             info = params[name]
             checks.expect(info.get("requires_grad") is True,

@@ -10,6 +10,7 @@ import torch
 
 from autograder import reference
 from autograder.graders.a5_decoding.distributions import recognise_all
+from autograder.graders.a5_decoding.steps import first_step
 from autograder.grading import checks
 from autograder.grading.checks import Mistake
 from autograder.tokens import EOS, PAD, SOS
@@ -233,10 +234,15 @@ def differs(a, b):
     return a.shape != b.shape or not torch.equal(a, b)
 
 
-def equal_naming(got, want, what, mistakes):
-    """checks.equal, naming the mistakes whose tokens the student's equal exactly."""
+def equal_naming(got, want, what, mistakes, model=None, src=None, greedy=False, alpha=None):
+    """checks.equal, naming the mistakes whose tokens the student's equal exactly, or else
+    the first step that differs (``steps.first_step``; with the model's view of it, for
+    greedy decoding or a beam search of length penalty ``alpha``, when ``model`` and
+    ``src`` are given)."""
     try:
         checks.equal(got, want, what)
     except checks.CheckFailure as failure:
         found = recognise_all(got, mistakes, lambda a, m: isinstance(a, torch.Tensor) and not differs(a, m))
-        raise (failure.naming(found) if found else failure) from None
+        if found:
+            raise failure.naming(found) from None
+        raise failure.shaped(first_step(got, want, model, src, greedy, alpha), replace=True) from None

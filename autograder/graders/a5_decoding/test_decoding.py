@@ -50,7 +50,7 @@ def test_greedy_decode(student, rng):
                                                    lambda: 1.0 + 2 * torch.rand(1, generator=rng).item())
     got = student.call("decoding.greedy_decode", src, max_len, SOS, EOS, PAD, model_spec=spec)
     equal_naming(got, want, f"greedy_decode(src {tuple(src.shape)}, max_len={max_len}) tokens",
-                 greedy_mistakes(model, src, max_len))
+                 greedy_mistakes(model, src, max_len), model, src, greedy=True)
 
 
 @pytest.mark.points(1)
@@ -59,7 +59,8 @@ def test_greedy_respects_max_len(student, rng):
     model, spec = model_and_spec(rng, eos_bias=-30.0)
     src, max_len = source(rng, checks.randint(rng, 3, 6)), checks.randint(rng, 3, 12)
     got = student.call("decoding.greedy_decode", src, max_len, SOS, EOS, PAD, model_spec=spec)
-    checks.equal(got, greedy(model, src, max_len), f"greedy_decode(src {tuple(src.shape)}, max_len={max_len}) tokens")
+    equal_naming(got, greedy(model, src, max_len), f"greedy_decode(src {tuple(src.shape)}, max_len={max_len}) tokens",
+                 [], model, src, greedy=True)
 
 
 def _first_token_case(rng, n):
@@ -83,7 +84,7 @@ def test_sample_decode(student, rng):
     model, spec, src, max_len, greedy_out = _greedy_case(rng, 8, lambda: 10, lambda: 1.0 + torch.rand(1, generator=rng).item())
     top1 = student.call("decoding.sample_decode", src, max_len, SOS, EOS, PAD, top_k=1, model_spec=spec, generator_seed=5)
     equal_naming(top1, greedy_out, "sample_decode(..., top_k=1) tokens (must equal greedy)",
-                 greedy_mistakes(model, src, max_len))
+                 greedy_mistakes(model, src, max_len), model, src, greedy=True)
     seed = checks.randint(rng, 0, 2**30)
     a = checks.tensor(dist.call(student, "decoding.sample_decode", src, max_len, SOS, EOS, PAD, model_spec=spec,
                                 generator_seed=seed), "sample_decode(...)")
@@ -124,7 +125,7 @@ def test_beam_of_one_is_greedy(student, rng):
         if beams.clear and not differs(beams.tokens(0.6), want) and beams.separates(0.6, (), tuple(BEAM_MISTAKES)):
             break
     got = student.call("beam.beam_search", src, 1, max_len, SOS, EOS, PAD, 0.6, model_spec=spec)
-    checks.equal(got, want, "beam_search(beam_size=1) tokens")
+    equal_naming(got, want, "beam_search(beam_size=1) tokens", [], model, src, greedy=True)
 
 
 def _alpha(rng, beams, differ, same=(), longer_than=0, distinct=False):
@@ -153,7 +154,7 @@ def test_wide_beam_finds_the_best_output(student, rng):
     want = torch.tensor(best_by_brute_force(model, src, max_len, alpha))
     got = student.call("beam.beam_search", src, 5 ** max_len, max_len, SOS, EOS, PAD, alpha, model_spec=spec)
     equal_naming(got, want[None], f"beam_search with a full-width beam (length_penalty={alpha})",
-                 beams.mistakes(alpha, WIDE_DIFFER))
+                 beams.mistakes(alpha, WIDE_DIFFER), model, src, alpha=alpha)
 
 
 @pytest.mark.points(1)
@@ -172,7 +173,7 @@ def test_batched_beam_equals_one_by_one(student, rng):
             break
     batch = student.call("beam.beam_search", src, k, max_len, SOS, EOS, PAD, alpha, model_spec=spec)
     equal_naming(batch, beams.tokens(alpha), f"beam_search(src {tuple(src.shape)}, beam_size={k}, max_len={max_len}, "
-                 f"length_penalty={alpha}) tokens", beams.mistakes(alpha))
+                 f"length_penalty={alpha}) tokens", beams.mistakes(alpha), model, src, alpha=alpha)
     for i in range(3):
         one = checks.tensor(student.call("beam.beam_search", src[i:i + 1], k, max_len, SOS, EOS, PAD, alpha, model_spec=spec),
                             f"beam_search(row {i})")

@@ -1,0 +1,74 @@
+"""Which classic mistakes does `grade`'s console diagnose, the way a student reads it?
+
+    python tests/mutants/console.py [--heldout] [--only a4_transformer ...] [--seed 1] [--parallel 2]
+
+Grades every mutant (``--heldout``: the held-out ones of ``tests/mutants/heldout.py``, the
+figure that counts) at one seed, as `python -m autograder grade` does, and counts, per
+assignment, the mistakes that lose points and those for which the console shows a specific
+diagnosis under a lost test (a ``Likely mistake:`` line, whichever mechanism wrote it: a
+named mistake, the stage where a composite first differs, or the error's shape).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for mutants and helpers
+
+import mutants  # noqa: E402
+from autograder.grading import console  # noqa: E402
+from autograder.grading.reports import LIKELY_EN  # noqa: E402
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="*", default=None, help="assignments to measure (default: all)")
+    parser.add_argument("--heldout", action="store_true", help="the held-out mistakes instead of the tuned corpus")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--parallel", type=int, default=2, help="batches graded at once")
+    args = parser.parse_args(argv)
+    if args.heldout:
+        from mutants import heldout
+        every = heldout.MUTANTS
+    else:
+        every = mutants.load()
+    corpus = {k: m for k, m in every.items() if not args.only or k[0] in args.only}
+    batches = []
+    for assignment in dict.fromkeys(a for a, _ in corpus):
+        names = [name for a, name in corpus if a == assignment]
+        batches += [(assignment, names[i:i + mutants.BATCH]) for i in range(0, len(names), mutants.BATCH)]
+
+    def one(batch):
+        assignment, names = batch
+        with tempfile.TemporaryDirectory(prefix="console-") as tmp:
+            verdicts = mutants.grade_many(assignment, [corpus[assignment, n] for n in names], Path(tmp), (args.seed,))
+        rows = []
+        for name, verdict in zip(names, verdicts):
+            lost = [t for t in verdict.views[args.seed].values() if t["score"] < t["max_score"]]
+            said = [line for t in lost for line in console.messages(t, "en") if line.startswith(LIKELY_EN)]
+            rows.append((assignment, name, bool(lost), said))
+        return rows
+
+    totals: dict[str, list[int]] = {}
+    with ThreadPoolExecutor(args.parallel) as pool:
+        for rows in pool.map(one, batches):
+            for assignment, name, lost, said in rows:
+                t = totals.setdefault(assignment, [0, 0, 0])
+                t[0] += 1
+                t[1] += lost
+                t[2] += bool(said)
+                verdict = "diagnosed" if said else ("no diagnosis" if lost else "FULL MARKS")
+                shown = said[0][len(LIKELY_EN):][:90] if said else ""
+                print(f"{assignment:15} {name[:55]:55} {verdict:12} {shown}", flush=True)
+    print(f"\n{'assignment':15} {'mistakes':>8} {'lose points':>11} {'diagnosed':>10}")
+    for assignment, (n, lost, said) in totals.items():
+        print(f"{assignment:15} {n:>8} {lost:>11} {said:>5} ({100 * said / n:.0f} %)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
