@@ -332,10 +332,15 @@ def plain_equal(actual, expected, what: str) -> None:
 def number(value, what: str) -> float:
     """``value`` if it is a Python number (int or float, not bool), as a float."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        hint = " (use .item() to turn a one-element tensor into a number)" if isinstance(value, torch.Tensor) else ""
-        pista = " (usa .item() para convertir un tensor de un elemento en un número)" if hint else ""
-        raise CheckFailure(f"{what}: expected a Python float, got {_kind(value)}{hint}",
-                           f"{what}: se esperaba un float de Python, se obtuvo {_kind(value)}{pista}")
+        failure = CheckFailure(f"{what}: expected a Python float, got {_kind(value)}",
+                               f"{what}: se esperaba un float de Python, se obtuvo {_kind(value)}")
+        if isinstance(value, torch.Tensor):
+            raise failure.naming(Mistake(
+                "a tensor is returned where a number is expected: use .item() to turn a one-element tensor into a "
+                "Python number (it also frees the graph behind it)",
+                "se devuelve un tensor donde se espera un número: usa .item() para convertir un tensor de un "
+                "elemento en un número de Python (también libera el grafo que lleva detrás)", output=lambda: None))
+        raise failure
     return float(value)
 
 
