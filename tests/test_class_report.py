@@ -181,3 +181,21 @@ def test_grade_class_report_in_a_browser(tmp_path):
     assert any("einsum" in row and "zoe" in row for row in pairs), pairs
     assert not any("functional" in row for row in pairs)
     assert "<mark>" in dom and "x&lt;b&gt;&amp;y" in dom and 'href="sol/summary.md"' in dom
+
+
+def test_nbgrader_report_from_sandbox_results(tmp_path):
+    """Does `nbgrader autograde`'s report count a refused notebook as 0, link each student's
+    feedback page and carry the notes, from the sandbox's results alone?"""
+    from autograder.notebooks import nbgrader_autograde
+
+    scaling = _likely(SCALING, "las puntuaciones no se dividen por √d_k")
+    code = {"attention.py": (SOLUTIONS / A1 / "attention.py").read_text(encoding="utf-8")}
+    graded = {A1: {"ana": (_results([_test(A1, "Does it scale?", 0, output=scaling)]), code),
+                   "ben": (_results([_test(A1, "Does it scale?", 1)]), code)}}
+    written = nbgrader_autograde.class_report(tmp_path, graded, {(A1, "ben"): "refused: a patched torch"},
+                                              {A1: {"ben": "refused: a patched torch"}}, {"seed": 7}, "en", print)
+    data = json.loads(written[1].read_text(encoding="utf-8"))
+    rows = {s["name"]: s for s in data["students"]}
+    assert rows["ben"]["scores"][A1] == 0 and rows["ben"]["notes"] == [f"{A1}: refused: a patched torch"]
+    assert rows["ana"]["feedback"] == f"feedback/ana/{A1}/{A1}.html"
+    assert data["diagnoses"][0]["students"] == ["ana"] and data["similarity"]["pairs"] == []

@@ -16,8 +16,10 @@ body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:
 h1{font-size:1.6em;margin:.2em 0}h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:1.6em}
 table{border-collapse:collapse;margin:.5em 0;width:100%}th,td{border-bottom:1px solid #e3e3e3;padding:.3em .5em;
 text-align:left;vertical-align:top}th{background:#f4f4f6;cursor:pointer;user-select:none;white-space:nowrap}
-th.num,td.num{text-align:right}.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:1em}
-.card{border:1px solid #ddd;border-radius:8px;padding:.6em 1em}.card h3{margin:.2em 0}.stat{color:#555}
+th.num,td.num{text-align:right}
+.card{border:1px solid #ddd;border-radius:8px;padding:.6em 1em;margin:.8em 0;display:grid;
+grid-template-columns:490px 1fr;gap:1em}@media (max-width:900px){.card{grid-template-columns:1fr}}
+.card h3{margin:.2em 0}.stat{color:#555}
 .lost{display:inline-block;height:.8em;background:#d9534f;border-radius:2px;vertical-align:middle;margin-right:.4em}
 svg .bar{fill:#4a78c2}svg text{font:11px system-ui,sans-serif;fill:#333}svg .mean{stroke:#d9534f;stroke-width:2}
 .count{font-weight:bold;font-size:1.1em}.note{color:#a94442}.muted{color:#777}details summary{cursor:pointer}
@@ -105,10 +107,10 @@ def assignment_card(a: dict, lang: str) -> str:
         rows.append(f'<tr><td>{escape(t["name"])}</td><td class="num">{num(t["max_score"])}</td>'
                     f'<td class="num" data-v="{pct:.1f}"><span class="lost" style="width:{pct * 0.8:.0f}px"></span>'
                     f'{pct:.0f}% ({t["lost"]})</td></tr>')
-    return (f'<div class="card" id="{escape(a["name"])}"><h3>{escape(a["name"])}</h3>'
+    return (f'<div class="card" id="{escape(a["name"])}"><div><h3>{escape(a["name"])}</h3>'
             f'<p class="stat">{say("graded", "calificados", lang)}: <b>{a["graded"]}</b> · '
             f'{say("mean", "media", lang)}: <b>{num(a["mean"])}</b> · {say("median", "mediana", lang)}: '
-            f'<b>{num(a["median"])}</b> / {num(a["max_score"])}</p>{histogram_svg(a, lang)}'
+            f'<b>{num(a["median"])}</b> / {num(a["max_score"])}</p>{histogram_svg(a, lang)}</div>'
             f'<details open><summary>{text("lost_per_test", lang)}'
             f' ({len(a["tests"])})</summary><table class="sortable"><thead><tr><th>test</th>'
             f'<th class="num">{say("points", "puntos", lang)}</th>'
@@ -134,7 +136,8 @@ def diagnoses(data: dict, lang: str) -> str:
         en, es = d["en"] or d["es"], d["es"] or d["en"]
         rows.append(f'<tr class="diagnosis"><td class="num count" data-v="{d["count"]}">{d["count"]}</td>'
                     f'<td>{escape(d["assignment"])}</td><td class="mistake">{say(en, es, lang)}</td>'
-                    f'<td>{", ".join(escape(t) for t in d["tests"])}</td><td>{names(d["students"])}</td></tr>')
+                    f'<td><details><summary>{len(d["tests"])}</summary>{"<br>".join(escape(t) for t in d["tests"])}'
+                    f'</details></td><td>{names(d["students"])}</td></tr>')
     return (f'<table class="sortable" id="diagnoses"><thead><tr>'
             f'<th class="num">{say("students", "estudiantes", lang)}</th>'
             f'<th>{say("assignment", "tarea", lang)}</th><th>{say("likely mistake", "error probable", lang)}</th>'
@@ -205,9 +208,9 @@ def render(data: dict, pairs: list, lang: str) -> str:
         f'<h1>{title}</h1><p class="stat">{data["run"]["students"]} {say("students", "estudiantes", lang)} · '
         f'{escape(", ".join(data["run"]["assignments"]))} · {text("flagged", lang)}: '
         f'{flagged}</p>{lead}',
-        f'<h2>{say("Scores per assignment", "Notas por tarea", lang)}</h2><div class="cards">'
-        + "".join(assignment_card(a, lang) for a in data["assignments"]) + "</div>",
         f'<h2>{say("Most common diagnoses", "Diagnósticos más comunes", lang)}</h2>{diagnoses(data, lang)}',
+        f'<h2>{say("Scores per assignment", "Notas por tarea", lang)}</h2>'
+        + "".join(assignment_card(a, lang) for a in data["assignments"]),
         f'<h2>{say("Code similarity", "Similitud de código", lang)}</h2>{similarity(data, pairs, lang)}',
         f'<h2>{say("Students", "Estudiantes", lang)}</h2>{students(data, lang)}',
         f'<h2>{say("How this run was made", "Cómo se hizo esta calificación", lang)}</h2>{run_info(data["run"], lang)}',
