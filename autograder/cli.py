@@ -129,7 +129,8 @@ def _nbgrader(args) -> int:
     if args.action == "build":
         nbgrader_course.build(Path(args.course), lang=args.lang)
     else:
-        nbgrader_autograde.autograde(Path(args.course), seed=args.seed, cell_timeout=args.cell_timeout)
+        nbgrader_autograde.autograde(Path(args.course), seed=args.seed, cell_timeout=args.cell_timeout,
+                                     lang=args.report_lang)
     return 0
 
 
@@ -242,6 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="how long one cell of a student's notebook may run in nbgrader's kernel before it is "
                         "interrupted; grades never depend on that run "
                         f"(default: {nbgrader_course.CELL_TIMEOUT})")
+    q.add_argument("--lang", dest="report_lang", choices=reports.LANGS, default="both",
+                   help="language of the class report (class-report.html): both (the default), en or es")
     q.set_defaults(func=_nbgrader)
     return parser
 

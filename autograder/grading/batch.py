@@ -8,6 +8,8 @@ grades it, ``--jobs`` students at a time, into::
     DIR/<student>/results.json, junit.xml, summary.md (the student's feedback)
     DIR/grades.csv           student, points per assignment, total, status
     DIR/canvas.csv           with --roster: Canvas's gradebook import format
+    DIR/class-report.html    what the class got wrong, at a glance (and class-report.json;
+                             see :mod:`autograder.classreport`)
 
 A student whose upload fingerprint (a hash of its files) and grading settings match the
 ones recorded with their results is skipped, so a run stopped with Ctrl-C resumes where it was (``--force``
@@ -26,7 +28,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
-from .. import course
+from .. import classreport, course
+from ..classreport import sources
 from . import gradebook, reports, uploads
 from .gradebook import ClassError, Outcome, read_roster
 from .runner import GradingError, grade
@@ -134,6 +137,21 @@ def _already_graded(student: str, entry: Path, out: Path, expected: str) -> Outc
     return None
 
 
+def class_report(out: Path, entries: list[tuple[str, Path]], outcomes: list[Outcome], only: list[str], *,
+                 echo=print, **run) -> list[Path]:
+    """The class report from the results just written (and each upload's code, for the
+    similarity check); a failure to write it is said in one line and never loses a grade."""
+    students_ = [classreport.Student(o.student, o.data, f"{o.student}/summary.md",
+                                     [f"not graded / no calificado: {o.problem}"] if o.problem else [])
+                 for o in outcomes]
+    try:
+        return classreport.write(out, students_, only, run=run, sources=sources.from_uploads(entries, only),
+                                 lang=run.get("lang", "both"))
+    except Exception as exc:  # the grades are written; the report is a view of them
+        echo(f"  class report not written: {type(exc).__name__}: {exc}")
+        return []
+
+
 def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] | None = None,
                 seed: int = 0, force: bool = False, roster: Path | None = None, echo=print, **options) -> list[Outcome]:
     entries = students(submissions)
@@ -181,6 +199,7 @@ def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] 
     pool.shutdown()
     ordered = [outcomes[student] for student, _ in entries]
     written = gradebook.write(out, ordered, only, roster, echo=echo)
+    written += class_report(out, entries, ordered, only, seed=seed, jobs=jobs, echo=echo, **options)
     failed = [o for o in ordered if o.problem]
     echo(f"\n{len(ordered) - len(failed)} graded, {len(failed)} could not be graded; wrote "
          + ", ".join(str(p) for p in written))

@@ -4,7 +4,8 @@
 ``DIR/submitted/<student>/<assignment>/<assignment>.ipynb`` with ``nbgrader autograde``
 (students are added to the gradebook as they are found), writes per-student feedback
 with ``nbgrader generate_feedback`` and the grade table with ``nbgrader export``
-(``DIR/grades.csv``, plus a ``note`` column).
+(``DIR/grades.csv``, plus a ``note`` column), and the class report beside it
+(``DIR/class-report.html``, :mod:`autograder.classreport`).
 
 Verdicts come from the sandbox (:mod:`.sandboxed`): nbgrader still runs every notebook,
 so the student's outputs and the instructor's view are nbgrader's, but each submitted
@@ -39,7 +40,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .. import course
+from .. import classreport, course
 from ..grading.runner import default_jobs
 from . import extract, sandboxed, scan, selfcheck, sources
 from .nbgrader_course import CELL_TIMEOUT, CONFIG, COURSE_ID, NbgraderError, kernel_env, require_nbgrader, run_nbgrader
@@ -200,10 +201,11 @@ def _record_refusals(course_dir: Path, assignment: course.Assignment, refused: d
 
 
 def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: list[str],
-                    seed: int) -> dict[str, tuple[dict, list[str]]]:
+                    seed: int, keep: dict | None = None) -> dict[str, tuple[dict, list[str]]]:
     """student -> (hidden test cell -> verdict, the conversion's notes): each submitted
     notebook in module form, graded in the sandbox (:mod:`.sandboxed`). Run before any
-    student's kernel, so no notebook run by nbgrader can touch what is graded or how."""
+    student's kernel, so no notebook run by nbgrader can touch what is graded or how.
+    ``keep`` gets student -> (results, module form) for the class report."""
     notebook = sources.notebook_name(assignment)
     converted = {}  # student -> (module files, notes); ast.parse is run in this thread only
     for student in students:
@@ -226,6 +228,8 @@ def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: l
     with ThreadPoolExecutor(max_workers=shares) as pool:
         for part in pool.map(share, [graded[i::shares] for i in range(shares)] if graded else []):
             found.update({student: (sandboxed.verdicts(data), converted[student][1]) for student, data in part})
+            if keep is not None:
+                keep.update({student: (data, converted[student][0]) for student, data in part})
     return {student: found[student] for student in converted}
 
 
@@ -272,8 +276,39 @@ def _add_notes(csv_path: Path, notes: dict[tuple[str, str], str]) -> None:
         writer.writerows(rows)
 
 
-def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout: int = CELL_TIMEOUT) -> Path:
-    """Autograde every submission, write feedback and ``grades.csv``; returns the CSV's path."""
+def class_report(course_dir: Path, graded: dict[str, dict], notes: dict[tuple[str, str], str],
+                 refused: dict[str, dict[str, str]], run: dict, lang: str, log) -> list[Path]:
+    """``class-report.html`` beside grades.csv, from the sandbox's results (``graded``:
+    assignment -> student -> (results, module form)); a refused submission counts 0 there,
+    as in the gradebook. A failure to write it is said in one line, never loses a grade."""
+    data: dict[str, dict] = {}
+    code: dict[str, dict] = {}
+    for name, per_student in graded.items():
+        notebook = sources.notebook_name(course.get(name))
+        for student, (results, modules) in per_student.items():
+            tests = results["tests"]
+            if student in refused.get(name, {}):
+                tests = [{**t, "score": 0, "status": "failed", "output": refused[name][student]} for t in tests]
+            else:
+                code.setdefault(student, {})[name] = {Path(m).stem: text for m, text in modules.items()}
+            entry = data.setdefault(student, {"score": 0, "tests": [], "extra_data": {"seed": run.get("seed")},
+                                              "feedback": f"feedback/{student}/{name}/{Path(notebook).stem}.html"})
+            entry["tests"] += tests
+            entry["score"] += sum(t["score"] for t in tests)
+    students = [classreport.Student(s, d, d.pop("feedback"), [f"{a}: {n}" for (a, who), n in sorted(notes.items())
+                                                              if who == s]) for s, d in sorted(data.items())]
+    try:
+        return classreport.write(course_dir, students, [a.name for a in course.ASSIGNMENTS if a.name in graded],
+                                 run=run, sources=code, lang=lang)
+    except Exception as exc:  # the grades are written; the report is a view of them
+        log(f"class report not written: {type(exc).__name__}: {exc}")
+        return []
+
+
+def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout: int = CELL_TIMEOUT,
+              lang: str = "both") -> Path:
+    """Autograde every submission, write feedback and ``grades.csv`` (and the class report,
+    in ``lang``, beside it); returns the CSV's path."""
     require_nbgrader()
     course_dir = course_dir.resolve()
     if not (course_dir / CONFIG).is_file() or not (course_dir / "source").is_dir():
@@ -291,10 +326,11 @@ def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as tmp:
         env = kernel_env(Path(tmp), seed) | {selfcheck.SKIP_VARIABLE: "off"}  # grades never come from kernels
         graded = [name for name in known if name in found]
-        verdicts = {}
+        verdicts, kept = {}, {}
         for name in graded:
             log(f"{name}: grading {len(found[name])} notebook(s) in the sandbox")
-            verdicts[name] = _sandbox_grades(course_dir, course.get(name), found[name], seed)
+            kept[name] = {}
+            verdicts[name] = _sandbox_grades(course_dir, course.get(name), found[name], seed, kept[name])
         refused: dict[str, dict[str, str]] = {}
         try:
             for name in graded:
@@ -327,5 +363,7 @@ def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout
             note = row.get(NOTE) or ""
             log(f"{row['assignment']}  {row['student_id']}  {float(row['score']):g} / {float(row['max_score']):g}"
                 + (f"  {note}" if note else ""))
-    log(f"grades: {csv_path}; feedback: {course_dir / 'feedback'}/<student>/<assignment>/")
+    report = class_report(course_dir, kept, notes, refused, {"seed": seed, "cell_timeout": cell_timeout}, lang, log)
+    log(f"grades: {csv_path}; feedback: {course_dir / 'feedback'}/<student>/<assignment>/"
+        + (f"; class report: {report[0]}" if report else ""))
     return csv_path
