@@ -55,16 +55,19 @@ class CheckFailure(AssertionError):
 class Mistake:
     """A classic mistake a failed check can recognise: ``output`` computes what the code
     would return had it been made (only once the check has failed, so diagnostics cost
-    nothing on correct code); ``en``/``es`` name it for the student."""
+    nothing on correct code); ``en``/``es`` name it for the student. A mistake without an
+    ``output`` is named by a grader's own reasoning, never recognised by its output."""
 
     en: str
     es: str
-    output: Callable[[], object]
+    output: Callable[[], object] | None = None
 
 
 def recognise(actual, mistakes: Iterable[Mistake], matches: Callable[[object, object], bool]) -> Mistake | None:
     """The first mistake whose output ``matches`` what the student's code returned."""
     for mistake in mistakes:
+        if mistake.output is None:
+            continue
         try:
             if matches(actual, mistake.output()):
                 return mistake
@@ -90,7 +93,7 @@ def matches(atol: float, rtol: float) -> Callable[[object, object], bool]:
 DROPOUT_IN_EVAL = Mistake(
     "dropout is applied in eval mode too: use self.dropout (nn.Dropout) or F.dropout(..., training=self.training)",
     "el dropout también se aplica en modo evaluación: usa self.dropout (nn.Dropout) o "
-    "F.dropout(..., training=self.training)", output=lambda: None)
+    "F.dropout(..., training=self.training)")
 
 
 def fmt(x, spec: str = "", lang: str = "en") -> str:
@@ -339,7 +342,7 @@ def number(value, what: str) -> float:
                 "a tensor is returned where a number is expected: use .item() to turn a one-element tensor into a "
                 "Python number (it also frees the graph behind it)",
                 "se devuelve un tensor donde se espera un número: usa .item() para convertir un tensor de un "
-                "elemento en un número de Python (también libera el grafo que lleva detrás)", output=lambda: None))
+                "elemento en un número de Python (también libera el grafo que lleva detrás)"))
         raise failure
     return float(value)
 

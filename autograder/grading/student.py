@@ -194,8 +194,8 @@ class Student:
                 f"sin puntos para {module}.py: usa lo que este ejercicio te pide construir ({uses})",
             ).naming(checks.Mistake(
                 f"a built-in does the exercise for you ({uses}): write it yourself with tensor operations",
-                f"una función ya hecha resuelve el ejercicio por ti ({uses}): escríbelo tú con operaciones de tensores",
-                output=lambda: None))
+                f"una función ya hecha resuelve el ejercicio por ti ({uses}): escríbelo tú con operaciones de "
+                "tensores"))
 
     def _request(self, op: str, target: str, fields: dict, *, checked: list[str] | None = None,
                  timeout: float | None = None) -> dict:

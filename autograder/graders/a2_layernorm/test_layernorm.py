@@ -113,7 +113,7 @@ def _random_case(rng, dims):
 
 
 NAMES = checks.Mistake("the parameters must be called weight and bias, like in torch.nn.LayerNorm",
-                       "los parámetros deben llamarse weight y bias, como en torch.nn.LayerNorm", output=lambda: None)
+                       "los parámetros deben llamarse weight y bias, como en torch.nn.LayerNorm")
 
 
 def _module(student, *args, **fields):
@@ -184,7 +184,7 @@ def test_parameters(student, rng):
                 "so that the optimizer trains them",
                 f"{' y '.join(missing)} no {'está registrado' if len(missing) == 1 else 'están registrados'} como "
                 "parámetro (un tensor normal): asigna nn.Parameter(...) a self.weight y self.bias para que el "
-                "optimizador los entrene", output=lambda: None)) from None
+                "optimizador los entrene")) from None
         for name, fill, word, palabra in (("weight", torch.ones, "ones", "unos"), ("bias", torch.zeros, "zeros", "ceros")):
             info = params[name]
             checks.expect(info.get("requires_grad") is True,

@@ -135,8 +135,7 @@ def test_dropout_is_active_in_training(student, rng):
 NO_HIDDEN_DROPOUT = checks.Mistake(
     "dropout never acts on the hidden units in training mode (missing, its result unused, or applied to the input)",
     "el dropout nunca actúa sobre las unidades ocultas en entrenamiento (falta, no se usa su resultado o se aplica "
-    "a la entrada)", output=lambda: None)
+    "a la entrada)")
 OUTPUT_DROPOUT = checks.Mistake(
     "dropout after linear2 (on the output) instead of on the hidden units between the ReLU and linear2",
-    "dropout tras linear2 (sobre la salida) en vez de sobre las unidades ocultas entre la ReLU y linear2",
-    output=lambda: None)
+    "dropout tras linear2 (sobre la salida) en vez de sobre las unidades ocultas entre la ReLU y linear2")

@@ -130,7 +130,7 @@ DROPOUT_ON_STREAM = checks.Mistake(
     "dropout acts on the residual stream (after the LayerNorm, or on x + sublayer): apply it to the sub-layer's "
     "output only, before adding x",
     "el dropout actúa sobre el flujo residual (tras la LayerNorm, o sobre x + subcapa): aplícalo solo a la salida "
-    "de la subcapa, antes de sumar x", output=lambda: None)
+    "de la subcapa, antes de sumar x")
 
 
 def check_dropout_spares_stream(student, rng, decoder, norm_first):

@@ -233,16 +233,14 @@ def test_source_padding_is_ignored(student, rng):
 
 NO_EMBED_DROPOUT = checks.Mistake(
     "embed applies no dropout in training mode: self.dropout goes after adding the positions",
-    "embed no aplica dropout en modo entrenamiento: self.dropout va después de sumar las posiciones",
-    output=lambda: None)
+    "embed no aplica dropout en modo entrenamiento: self.dropout va después de sumar las posiciones")
 EMBED_DROPOUT_EARLY = checks.Mistake(
     "embed applies dropout before adding the positions: the dropout goes on embedding * sqrt(d_model) + positions",
-    "embed aplica el dropout antes de sumar las posiciones: el dropout va sobre embedding * sqrt(d_model) + posiciones",
-    output=lambda: None)
+    "embed aplica el dropout antes de sumar las posiciones: el dropout va sobre embedding * sqrt(d_model) + posiciones")
 EMBED_DROPOUT_IN_EVAL = checks.Mistake(
     "embed applies dropout in eval mode too: use self.dropout (nn.Dropout) or F.dropout(..., training=self.training)",
     "embed también aplica dropout en modo evaluación: usa self.dropout (nn.Dropout) o "
-    "F.dropout(..., training=self.training)", output=lambda: None)
+    "F.dropout(..., training=self.training)")
 
 def check_embedding_dropout(student, rng):
     """In training mode, embed applies dropout to embedding * sqrt(d_model) + positions,

@@ -80,9 +80,9 @@ MISTAKES["not_renormalised_after_k"] = MISTAKES["not_renormalised"]
 LOGITS = Mistake("sampling from the logits instead of the probabilities: torch.multinomial needs "
                  "softmax(logits), which is never negative",
                  "se muestrea de los logits en lugar de las probabilidades: torch.multinomial necesita "
-                 "softmax(logits), que nunca es negativo", output=lambda: None)
+                 "softmax(logits), que nunca es negativo")
 GENERATOR = Mistake("the generator is not passed on to torch.multinomial (generator=generator)",
-                    "el generador no llega a torch.multinomial (generator=generator)", output=lambda: None)
+                    "el generador no llega a torch.multinomial (generator=generator)")
 
 
 def recognise_all(actual, candidates, matches):
@@ -95,7 +95,7 @@ def recognise_all(actual, candidates, matches):
             seen.add(mistake.en)
     if not found:
         return None
-    return Mistake("; or ".join(m.en for m in found), "; o bien ".join(m.es for m in found), output=lambda: None)
+    return Mistake("; or ".join(m.en for m in found), "; o bien ".join(m.es for m in found))
 
 
 def mistakes(logits, temperature=1.0, top_k=None, top_p=None, which=tuple(MISTAKES)):
