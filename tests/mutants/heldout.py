@@ -1,6 +1,6 @@
-"""Held-out classic mistakes in a4_transformer and a5_decoding, written without looking at
-the public tests, the graders or the tuned corpus; only tests/mutants/public.py --heldout
-reads them. Do not tune tests against this file."""
+"""Held-out classic mistakes in every assignment (a1_attention to a6_translator), written
+without looking at the public tests, the graders or the tuned corpus; only
+tests/mutants/public.py --heldout reads them. Do not tune tests against this file."""
 from mutants import Mutant
 
 # Lines of the reference solutions that several mutants edit.
@@ -350,9 +350,10 @@ MUTANTS = {
         "attention.py",
         [(_MASK_FILL, 'scores.masked_fill(~mask, float("-inf"))')],
         must_fail=[]),
-    ("a1_attention", "fully masked rows left at -inf (NaN through softmax)"): Mutant(
+    ("a1_attention", "fully masked rows not handled (softmax of -inf gives NaN)"): Mutant(
         "attention.py",
-        [("        scores = scores.masked_fill(~has_key, 0.0)\n", "")],
+        [("        scores = scores.masked_fill(~has_key, 0.0)\n", ""),
+         (_WEIGHTS, "weights = torch.softmax(scores, dim=-1)")],
         must_fail=[]),
     ("a1_attention", "fully masked rows get uniform weights instead of zeros"): Mutant(
         "attention.py",
