@@ -157,4 +157,28 @@ MUTANTS = {
         must_fail=["Does beam search with beams of 2 to 4"],
         names="sums probabilities",
     ),
+    # Four holes the held-out set of an earlier session found (each kept full marks then).
+    "temperature applied after top-p": Mutant(
+        "sampling.py",
+        [("    logits = logits / temperature\n", ""),
+         ("    probs = logits.softmax(dim=-1)  # renormalised", "    logits = logits / temperature\n    probs = logits.softmax(dim=-1)  # renormalised")],
+        must_fail=["With all three, is it temperature first"],
+        names="temperature is applied after top-p",
+    ),
+    "top-k guard against k > V removed": Mutant(
+        "sampling.py",
+        [("if top_k is not None and top_k < logits.size(-1):", "if top_k is not None:")],
+        must_fail=["Do temperature < 0, top_k < 1"],
+    ),
+    "top_p = 1 rejected": Mutant(
+        "sampling.py",
+        [("not 0 < top_p <= 1", "not 0 < top_p < 1")],
+        must_fail=["Do temperature < 0, top_k < 1"],
+    ),
+    "beam length penalty misses a token": Mutant(
+        "beam.py",
+        [("score / lp(step, length_penalty)", "score / lp(step - 1, length_penalty)")],
+        must_fail=["Does beam search with beams of 2 to 4"],
+        names="misses one token",
+    ),
 }

@@ -122,7 +122,7 @@ def _ranking(finished, alpha, mistake):
     """Finished hypotheses' final scores as the correct search (or ``mistake``) ranks them."""
     if mistake == "first":
         return [0.0] + [-1.0] * (len(finished) - 1)
-    shift, alpha = (1 if mistake == "sos_len" else 0), (0.0 if mistake == "no_lp" else alpha)
+    shift, alpha = {"sos_len": 1, "len_minus": -1}.get(mistake, 0), (0.0 if mistake == "no_lp" else alpha)
     if mistake == "times_lp":
         return [score * lp(len(ids) + shift, alpha) for score, ids in finished]
     return [score / lp(len(ids) + shift, alpha) for score, ids in finished]
@@ -199,6 +199,8 @@ BEAM_MISTAKES = {
                  "la puntuación se multiplica por la penalización de longitud; hay que dividir: log P / lp(n)"),
     "sos_len": ("the length n in lp(n) counts <sos>; it must count the generated tokens only (EOS included)",
                 "la longitud n de lp(n) cuenta <sos>; solo debe contar los tokens generados (EOS incluido)"),
+    "len_minus": ("the length n in lp(n) misses one token; it must count every generated token, EOS included",
+                  "a la longitud n de lp(n) le falta un token; debe contar todos los tokens generados, EOS incluido"),
     "keep_expanding": ("finished hypotheses keep being expanded: a hypothesis that produced EOS must leave the beam",
                        "las hipótesis terminadas se siguen expandiendo: una hipótesis que produjo EOS debe salir del haz"),
     "probs": ("the beam sums probabilities (softmax) instead of log-probabilities (log_softmax)",

@@ -36,13 +36,15 @@ def probs_of(logits, temperature=1.0, top_k=None, top_p=None, mistake=None):
     after_k = torch.where(keep, scaled, torch.tensor(fill, dtype=torch.float64)).softmax(-1)
     probs, keep = after_k, after_k > 0
     if top_p is not None:
+        if mistake == "t_after_p":  # the nucleus chosen from the distribution at temperature 1
+            probs = torch.where(keep, logits, torch.tensor(float("-inf"), dtype=torch.float64)).softmax(-1)
         order = probs.argsort(descending=True)
         sorted_probs = probs[order]
         before = sorted_probs.cumsum(0) - sorted_probs
         drop = before + sorted_probs >= top_p if mistake == "p_crossing" else before >= top_p
         keep = keep.clone()
         keep[order[drop]] = False
-        probs = torch.where(keep, probs, torch.zeros((), dtype=torch.float64))
+        probs = torch.where(keep, after_k if mistake == "t_after_p" else probs, torch.zeros((), dtype=torch.float64))
         probs = probs / probs.sum()
     if mistake in ("not_renormalised", "not_renormalised_after_k"):
         # drawn by inverse CDF from the kept probabilities of an earlier softmax: whatever
@@ -62,6 +64,10 @@ MISTAKES = {
                 "la temperatura se aplica dos veces: las muestras siguen softmax(logits / T²)"),
     "t_times": ("the logits are multiplied by the temperature; they must be divided: softmax(logits / T)",
                 "los logits se multiplican por la temperatura; hay que dividirlos: softmax(logits / T)"),
+    "t_after_p": ("the temperature is applied after top-p: the nucleus must be chosen from softmax(logits / T), "
+                  "so divide by the temperature first",
+                  "la temperatura se aplica después de top-p: el núcleo se elige de softmax(logits / T), así que "
+                  "divide por la temperatura primero"),
     "k_plus": ("top-k keeps k + 1 tokens (off by one)", "top-k conserva k + 1 tokens (error por uno)"),
     "k_minus": ("top-k keeps k - 1 tokens (off by one)", "top-k conserva k - 1 tokens (error por uno)"),
     "k_zero": ("top-k sets the dropped logits to 0 instead of -inf, so dropped tokens are still drawn",

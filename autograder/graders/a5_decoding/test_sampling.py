@@ -91,7 +91,7 @@ def test_temperature_top_k_and_top_p_together(student, rng):
     # When the nucleus is smaller than k, an off-by-one top-k cannot show: such mistakes are
     # left to test_top_k, and the inputs keep them invisible here.
     _check(student, rng, "", temperature=temperature, top_k=k, nucleus=True,
-           which=(*TEMPERATURE, "p_crossing", "not_renormalised", "not_renormalised_after_k"),
+           which=(*TEMPERATURE, "t_after_p", "p_crossing", "not_renormalised", "not_renormalised_after_k"),
            same=("k_plus", "k_minus", "k_zero"))
 
 
@@ -152,8 +152,14 @@ def _hits_like(draws, probs, argmax):
 
 @pytest.mark.points(1)
 def test_invalid_arguments(student, rng):
-    """Do temperature < 0, top_k < 1 and top_p outside (0, 1] raise ValueError saying what is allowed? / ¿Lanzan ValueError explicando qué se permite?"""
+    """Do temperature < 0, top_k < 1 and top_p outside (0, 1] raise ValueError saying what is allowed, while top_p=1 and top_k > V are accepted? / ¿Lanzan ValueError explicando qué se permite, y se aceptan top_p=1 y top_k > V?"""
     logits = torch.randn(2, V, generator=rng)
+    for name, value in (("top_p", 1.0), ("top_k", V + checks.randint(rng, 1, 5))):
+        error = student.error_of(SAMPLE, logits, **{name: value})
+        checks.expect(error is None,
+                      f"sample_next_token({name}={value}) with {V} tokens must work (it keeps every token), got "
+                      f"{error['type'] + ': ' + error['shown'] if error else ''}",
+                      f"sample_next_token({name}={value}) con {V} tokens debe funcionar (conserva todos los tokens)")
     for name, value in (("temperature", -0.5), ("top_k", 0), ("top_p", 0.0), ("top_p", 1.2)):
         error = student.error_of(SAMPLE, logits, **{name: value})
         checks.expect(
