@@ -225,18 +225,23 @@ NO_CLEAN = ("translate does not run clean_text on each sentence before encoding 
 DROPS_EMPTY = ('translate drops the sentences that are empty after cleaning; each one must give "" in its place',
                'translate quita las frases que quedan vacías tras la limpieza; cada una debe dar "" en su lugar')
 
+EMPTY_DECODED = ('translate sends the sentences that are empty after cleaning to the model (a source row of padding '
+                 'only); each one must give "" without being decoded',
+                 'translate envía al modelo las frases que quedan vacías tras la limpieza (una fila de origen solo '
+                 'de relleno); cada una debe dar "" sin decodificarse')
+
 
 def translate(model, lines, sv, tv, strategy="greedy", max_len=50, *, cleaner=clean, keep_unknown=True,
-              truncate=True, eval_mode=True, keep_empty=True, cap=True, **kw):
+              truncate=True, eval_mode=True, keep_empty=True, cap=True, decode_empty=False, **kw):
     """The reference translate with switches; ``model`` is left in the mode it had."""
     decode_fn = reference.load("decoding").decode
     limit = model.config.max_len
     encoded = [encode(sv.stoi, cleaner(s), keep_unknown=keep_unknown) for s in lines]
     encoded = [ids[:limit] if truncate else ids for ids in encoded]
-    rows = [i for i, ids in enumerate(encoded) if ids]
+    rows = list(range(len(encoded))) if decode_empty else [i for i, ids in enumerate(encoded) if ids]
     results = [""] * len(lines)
     if rows:
-        S = max(len(encoded[i]) for i in rows)
+        S = max(1, *(len(encoded[i]) for i in rows))
         src = torch.zeros(len(rows), S, dtype=torch.long)
         for b, i in enumerate(rows):
             src[b, :len(encoded[i])] = torch.tensor(encoded[i])
@@ -259,7 +264,7 @@ def translate(model, lines, sv, tv, strategy="greedy", max_len=50, *, cleaner=cl
 TRANSLATE_SWITCHES = [  # (mistake, translate() switches); a mistake may come in several forms
     (NO_CLEAN, {"cleaner": lambda s: s}), (NO_TRUNCATE, {"truncate": False}), (NO_EVAL, {"eval_mode": False}),
     (DROPS_EMPTY, {"keep_empty": False}), (DROPS_EMPTY, {"keep_empty": "results"}),
-    (UNKNOWN_DROPPED, {"keep_unknown": False}),
+    (UNKNOWN_DROPPED, {"keep_unknown": False}), (EMPTY_DECODED, {"decode_empty": True}),
     (CLEAN["lower"], {"cleaner": lambda s: clean(s, lower=False)}),
     (CLEAN["spaced"], {"cleaner": lambda s: clean(s, spaced=False)}),
 ]
