@@ -78,6 +78,13 @@ def _mistakes(compute):
     return [checks.Mistake(en, es, output=lambda key=key: compute(key)) for key, en, es in FORWARD_MISTAKES]
 
 
+NOT_A_PARAMETER = checks.Mistake(
+    "weight and bias must be registered as parameters (not plain tensors or buffers): assign nn.Parameter(...) to "
+    "self.weight and self.bias so that the optimizer trains them",
+    "weight y bias deben registrarse como parámetros (no como tensores normales ni buffers): asigna "
+    "nn.Parameter(...) a self.weight y self.bias para que el optimizador los entrene")
+
+
 def _close(actual, expected, what, atol, rtol, mistakes):
     try:
         checks.close(actual, expected, what, atol=atol, rtol=rtol)
@@ -161,11 +168,11 @@ def test_parameters(student, rng):
         report = student.module(LAYERNORM, normalized_shape)
         params = report["parameters"]
         for name in ("weight", "bias"):
-            checks.expect(
-                name not in report["buffers"],
-                f"LayerNorm({normalized_shape}).{name} is a buffer, not a trainable nn.Parameter",
-                f"LayerNorm({normalized_shape}).{name} es un buffer, no un nn.Parameter entrenable",
-            )
+            if name in report["buffers"]:
+                raise checks.CheckFailure(
+                    f"LayerNorm({normalized_shape}).{name} is a buffer, not a trainable nn.Parameter",
+                    f"LayerNorm({normalized_shape}).{name} es un buffer, no un nn.Parameter entrenable",
+                ).naming(NOT_A_PARAMETER)
         try:
             checks.expect(
                 set(params) == {"weight", "bias"},
@@ -178,13 +185,7 @@ def test_parameters(student, rng):
             missing = sorted({"weight", "bias"} - set(params))
             if not missing or set(params) - {"weight", "bias"}:
                 raise
-            raise failure.naming(checks.Mistake(
-                f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not registered as a parameter (a plain "
-                "tensor, or an attribute set after the fact): assign nn.Parameter(...) to self.weight and self.bias "
-                "so that the optimizer trains them",
-                f"{' y '.join(missing)} no {'está registrado' if len(missing) == 1 else 'están registrados'} como "
-                "parámetro (un tensor normal): asigna nn.Parameter(...) a self.weight y self.bias para que el "
-                "optimizador los entrene")) from None
+            raise failure.naming(NOT_A_PARAMETER) from None
         for name, fill, word, palabra in (("weight", torch.ones, "ones", "unos"), ("bias", torch.zeros, "zeros", "ceros")):
             info = params[name]
             checks.expect(info.get("requires_grad") is True,
@@ -253,7 +254,7 @@ def test_gradients(student, rng):
                 raise checks.CheckFailure(
                     f"gradient w.r.t. {what}: none, because {what} is not a trainable nn.Parameter",
                     f"gradiente respecto a {what}: no hay, porque {what} no es un nn.Parameter entrenable",
-                )
+                ).naming(NOT_A_PARAMETER)
             try:
                 _close(got, want[i], f"gradient w.r.t. {what} (normalized_shape={normalized_shape})", 1e-7, 1e-5,
                        _mistakes(lambda key, i=i: _grads(x, weight, bias, grad_output, dims, key)[i]))

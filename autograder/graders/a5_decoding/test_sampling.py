@@ -156,10 +156,16 @@ def test_invalid_arguments(student, rng):
     logits = torch.randn(2, V, generator=rng)
     for name, value in (("top_p", 1.0), ("top_k", V + checks.randint(rng, 1, 5))):
         error = student.error_of(SAMPLE, logits, **{name: value})
-        checks.expect(error is None,
-                      f"sample_next_token({name}={value}) with {V} tokens must work (it keeps every token), got "
-                      f"{error['type'] + ': ' + error['shown'] if error else ''}",
-                      f"sample_next_token({name}={value}) con {V} tokens debe funcionar (conserva todos los tokens)")
+        if error is not None:
+            raise CheckFailure(
+                f"sample_next_token({name}={value}) with {V} tokens must work (it keeps every token), got "
+                f"{error['type']}: {error['shown']}",
+                f"sample_next_token({name}={value}) con {V} tokens debe funcionar (conserva todos los tokens)",
+            ).naming(Mistake(
+                f"{name}={value} is refused or crashes, though it is allowed and filters nothing: check the allowed "
+                "range (top_p in (0, 1], top_k >= 1) and apply top-k only when top_k < V",
+                f"{name}={value} se rechaza o falla, aunque está permitido y no filtra nada: revisa el rango "
+                "permitido (top_p en (0, 1], top_k >= 1) y aplica top-k solo cuando top_k < V"))
     for name, value in (("temperature", -0.5), ("top_k", 0), ("top_p", 0.0), ("top_p", 1.2)):
         error = student.error_of(SAMPLE, logits, **{name: value})
         checks.expect(
