@@ -84,3 +84,10 @@ def test_a_grading_console_names_the_sub_layer_of_a_layer_mistake(tmp_path):
     assert "Likely mistake: self.norm2 is called where the reference calls self.norm3" in graded.stdout
     assert (f"Likely mistake: {localise.PREFIX_EN}decoder layer 0 (layers.DecoderLayer); self.norm2 is called where "
             "the reference calls self.norm3") in graded.stdout
+
+
+def test_an_output_with_its_start_column_kept_is_named():
+    """Is a decoding output that keeps the sos column named as such, not as a wrong token choice?"""
+    from autograder.graders.a5_decoding.steps import first_step
+    want = torch.tensor([[5, 2], [6, 2]])
+    assert "extra token (1)" in first_step(torch.tensor([[1, 5, 2], [1, 6, 2]]), want, greedy=True)[0]

@@ -115,3 +115,12 @@ def test_outputs_right_and_gradients_wrong_are_told_apart():
     assert "no gradient reaches x" in shapes.gradient(torch.zeros(3, 4, dtype=torch.float64), g, True, "x")[0]
     assert "twice" in shapes.gradient(2 * g, g, True, "x")[0]
     assert shapes.gradient(2 * g, g, False, "x") is None
+
+
+def test_exact_zeros_outside_probabilities_are_not_called_masked():
+    """Do exact zeros that are no masked probabilities (a positional table's sin(0)) escape the mask diagnosis?"""
+    e = _x(4, 6)
+    e[0, ::2] = 0.0  # as sin(0) at position 0
+    shifted = e.clone()
+    shifted[0, ::2] = 0.3
+    assert "masked" not in (_say(shifted, e) or "")

@@ -92,9 +92,13 @@ def _name_constant(c: float, hints: Hints) -> str | None:
 # Each takes (actual, expected, hints), both float64 of one shape, and returns (en, es) or None.
 
 def _zeros_pattern(a, e, hints):
-    """Attention-like outputs: the reference is exactly 0 where the mask forbids."""
+    """Attention weights: probabilities along the last axis, exactly 0 where the mask forbids
+    (other tensors have exact zeros for other reasons, sin(0) in a positional table say)."""
     zero_e, zero_a = e == 0, a.abs() <= 1e-12
-    if not bool(zero_e.any()) or bool(zero_e.all()):
+    if not bool(zero_e.any()) or bool(zero_e.all()) or bool((e < 0).any()):
+        return None
+    sums = e.sum(-1)
+    if not bool((((sums - 1).abs() <= 1e-6) | (sums == 0)).all()):
         return None
     if bool((zero_a == ~zero_e).all()):
         return ("the zeros are exactly where values are expected and the values where zeros are: the mask is "

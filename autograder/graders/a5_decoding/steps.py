@@ -25,6 +25,11 @@ def first_step(got, want, model=None, src=None, greedy=False, alpha=None) -> tup
     if not (isinstance(got, torch.Tensor) and got.dim() == 2 and got.size(0) == want.size(0)
             and not got.is_floating_point()):
         return None
+    if got.size(1) == want.size(1) + 1 and torch.equal(got[:, 1:], want):
+        return (f"every row starts with an extra token ({got[0, 0].item()}) and is otherwise right: return the tokens "
+                "without the start column (sos_id)",
+                f"cada fila empieza con un token de más ({got[0, 0].item()}) y el resto es correcto: devuelve los "
+                "tokens sin la columna inicial (sos_id)")
     if alpha is not None and model is not None and src is not None:  # beams: whole hypotheses, by their scores
         for b in range(want.size(0)):
             if _output(got[b].tolist()) != _output(want[b].tolist()):
