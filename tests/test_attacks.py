@@ -501,6 +501,7 @@ def test_module_shadowing_a_needed_one_is_refused(tmp_path, control_reference, m
     assert attack.seconds < budget + 240, f"grading took {attack.seconds:.0f} s with a {budget} s budget"
 
 
+@pytest.mark.full_only  # it waits out a time budget: minutes of a worker for one verdict
 def test_slow_start_ups_stop_at_the_time_budget(tmp_path):
     """Can a submission whose every call costs a fresh worker and a 30 s import make
     grading last as long as it likes (12 tests x 30 s)? (It must not: once --budget is

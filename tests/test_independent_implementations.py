@@ -19,9 +19,7 @@ CORPUS = ROOT / "tests" / "corpus" / "correct"
 STYLES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
 SEEDS = (1, 2, 3, 4, 5)
 BATCHES = [STYLES[::2], STYLES[1::2]]  # two runs, so that two workers share the work
-# The fast tier's styles, one of each batch: torch.nn.functional on raw parameters (the
-# forbidden-call check must let it through) and the Annotated Transformer's helpers.
-FAST = ("functional", "annotated")
+FAST = helpers.CORRECT_FAST  # the fast tier's styles, one of each batch
 _GRADED: dict[str, Graded] = {}
 
 
