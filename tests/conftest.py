@@ -5,6 +5,9 @@ test session, also when pytest-xdist splits the session over several workers (th
 Test modules whose module-scoped fixture is expensive (a trained checkpoint, a built
 nbgrader course) mark themselves ``xdist_group``, so that fixture is built on one worker.
 Each worker, and every process it starts, gets its share of the cores as torch threads.
+
+``--full`` chooses the full tier (docs/testing.md): without it, tests marked ``full_only``
+are skipped ("full tier only: run pytest --full") and the corpora run at one seed.
 """
 
 import json
@@ -14,10 +17,18 @@ from dataclasses import asdict
 import pytest
 from filelock import FileLock
 
+import helpers
 from helpers import ASSIGNMENTS, SOLUTIONS, Graded, run_grade
 
 
+def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true", default=False,
+                     help="the full test tier (every seed, every corpus entry; what .ci/run runs); "
+                          "without it, the fast tier (docs/testing.md)")
+
+
 def pytest_configure(config):
+    helpers.FULL = bool(config.getoption("full"))
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
         # Two workers on two cores that each train with two torch threads spin against each
@@ -27,6 +38,19 @@ def pytest_configure(config):
         import torch
 
         torch.set_num_threads(int(threads))
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("full"):
+        return
+    skip = pytest.mark.skip(reason=helpers.FULL_ONLY)
+    for item in items:
+        if item.get_closest_marker("full_only"):
+            item.add_marker(skip)
+
+
+def pytest_report_header(config):
+    return "test tier: " + ("full (--full)" if config.getoption("full") else "fast (pytest --full for the full tier)")
 
 
 @pytest.hookimpl(optionalhook=True)

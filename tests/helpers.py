@@ -10,9 +10,42 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = ROOT / "solutions"
 ASSIGNMENTS = ROOT / "assignments"
+
+
+# The two tiers (docs/testing.md). `pytest` runs the fast tier: every test file, the corpora
+# (mutants, correct submissions, attacks) at one seed or a fixed subset; `pytest --full`
+# runs every seed and every corpus entry (what .ci/run runs). Both collect the same tests:
+# the entries outside the subset are marked `full_only`, and the fast tier skips them.
+FULL = False  # set by conftest.py from --full before any test module is collected
+FULL_ONLY = "full tier only: run pytest --full"
+# The fast tier's correct submissions (tests/corpus/correct/): torch.nn.functional on raw
+# parameters (the forbidden-call check must let it through) and the Annotated Transformer's helpers.
+CORRECT_FAST = ("functional", "annotated")
+
+
+def tier_seeds(seeds):
+    """``seeds`` in the full tier; their first one in the fast tier."""
+    return tuple(seeds) if FULL else tuple(seeds)[:1]
+
+
+def tiered(values, fast=None, ids=None, marks=()) -> list:
+    """``values`` as pytest parameters, every one outside ``fast`` (default: the first
+    value) marked ``full_only``; ``ids`` and ``marks`` (per value, a callable) as pytest's."""
+    values = list(values)
+    fast = values[:1] if fast is None else list(fast)
+    assert all(v in values for v in fast), "the fast subset must be part of the values"
+    params = []
+    for i, value in enumerate(values):
+        extra = list(marks(value)) if callable(marks) else list(marks)
+        if value not in fast:
+            extra.append(pytest.mark.full_only)
+        params.append(pytest.param(value, marks=extra, id=None if ids is None else ids[i]))
+    return params
 
 
 @dataclass

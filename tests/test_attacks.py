@@ -59,6 +59,7 @@ from pathlib import Path
 import attack_sources as src
 import pytest
 
+import helpers
 from autograder.sandbox.isolation import namespaces_available
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, Graded, make_submission, run_grade
 
@@ -336,7 +337,7 @@ ABSURD_REPLIES = {
 }
 
 
-@pytest.mark.parametrize("forged", sorted(ABSURD_REPLIES))
+@pytest.mark.parametrize("forged", helpers.tiered(sorted(ABSURD_REPLIES)))  # fast tier: the first
 def test_absurd_reply_fails_only_its_own_calls(tmp_path, control_wrong, forged):
     """Can replies with absurd tensor shapes or frame lengths, forged by the student's code
     for its attention calls, break the grader (an internal error, a crash of grading) or
@@ -417,7 +418,7 @@ def a3_control(tmp_path_factory) -> Run:
     return grade(tmp, "control", sub, A3)
 
 
-@pytest.mark.parametrize("mode", REDACTION_MODES)
+@pytest.mark.parametrize("mode", helpers.tiered(REDACTION_MODES))  # fast tier: the first
 def test_reference_code_cannot_be_smuggled_out_encoded(tmp_path, a3_control, mode):
     """Can an a3 submission, whose worker holds the reference a1 for its imports, send that
     reference back in exception messages, type names or function names that are encoded
@@ -486,7 +487,7 @@ def test_files_in_tmp_and_shm_do_not_outlive_grading(tmp_path, control_reference
             path.unlink(missing_ok=True)
 
 
-@pytest.mark.parametrize("module", ["json", "traceback", "inspect", "numpy"])
+@pytest.mark.parametrize("module", helpers.tiered(["json", "traceback", "inspect", "numpy"]))  # fast: the first
 def test_module_shadowing_a_needed_one_is_refused(tmp_path, control_reference, module):
     """Can a submitted module named like one the worker imports (json, traceback, inspect,
     numpy) that never finishes importing stall grading, one 120 s start-up after another?
@@ -500,6 +501,7 @@ def test_module_shadowing_a_needed_one_is_refused(tmp_path, control_reference, m
     assert attack.seconds < budget + 240, f"grading took {attack.seconds:.0f} s with a {budget} s budget"
 
 
+@pytest.mark.full_only  # it waits out a time budget: minutes of a worker for one verdict
 def test_slow_start_ups_stop_at_the_time_budget(tmp_path):
     """Can a submission whose every call costs a fresh worker and a 30 s import make
     grading last as long as it likes (12 tests x 30 s)? (It must not: once --budget is
@@ -521,7 +523,7 @@ def test_slow_start_ups_stop_at_the_time_budget(tmp_path):
 # ============================================================================ 6. forbidden shortcuts
 
 
-@pytest.mark.parametrize("lookup", sorted(src.SDPA_LOOKUPS))
+@pytest.mark.parametrize("lookup", helpers.tiered(sorted(src.SDPA_LOOKUPS)))  # fast tier: the first
 def test_runtime_built_sdpa_name_earns_nothing(tmp_path, control_stub, lookup):
     """Can an attention that reaches torch's scaled_dot_product_attention through a name
     built at run time (which the static parser cannot see) earn the points of the tests
@@ -542,7 +544,7 @@ def a2_control(tmp_path_factory) -> Run:
     return grade(tmp, "control", sub, A2)
 
 
-@pytest.mark.parametrize("lookup", sorted(src.LAYERNORM_LOOKUPS))
+@pytest.mark.parametrize("lookup", helpers.tiered(sorted(src.LAYERNORM_LOOKUPS)))  # fast tier: the first
 def test_runtime_built_layer_norm_name_earns_nothing(tmp_path, a2_control, lookup):
     """Can a LayerNorm whose forward reaches torch's layer norm through a name built at run
     time earn the points of the tests that run forward? (It must not.)"""

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 
+import helpers
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, make_submission, run_grade, run_grade_many
 
 
@@ -51,7 +52,7 @@ BROKEN_A1 = {
 }
 
 
-@pytest.mark.parametrize("how", sorted(BROKEN_A1))
+@pytest.mark.parametrize("how", helpers.tiered(sorted(BROKEN_A1)))  # fast tier: the first
 def test_broken_a1_keeps_a2_points(how, tmp_path):
     """When a1's attention is wrong, hangs forever or calls os._exit(0), does a1 lose points
     while a2 keeps all of its own?"""

@@ -112,6 +112,7 @@ def _rows(path: Path) -> dict[str, dict]:
         return {row["student"]: row for row in csv.DictReader(f)}
 
 
+@pytest.mark.full_only  # the fast tier: test_uploads.py (every shape) and the Ctrl-C test below
 def test_a_mixed_class_is_graded_and_resumed(tmp_path):
     """Does every upload shape get its due score, the broken ones a visible reason and 0,
     grades.csv and canvas.csv list the class, and a second run regrade nobody?"""

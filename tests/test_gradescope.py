@@ -23,6 +23,7 @@ import gradescope_spec
 import pytest
 from packaging.requirements import Requirement
 
+import helpers
 from autograder.platforms import gradescope
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, course_notebook
 
@@ -180,7 +181,7 @@ def _reachable(url: str) -> bool:
 
 
 @pytest.mark.network
-@pytest.mark.parametrize("python", sorted(PLATFORMS))
+@pytest.mark.parametrize("python", helpers.tiered(sorted(PLATFORMS)))  # fast tier: the first
 def test_requirements_resolve_on_gradescope_pythons(tmp_path, autograder_zip, python):
     """Do the zip's requirements resolve, as wheels, for the Python of each of Gradescope's
     Ubuntu images (pip's resolver for that Python's tags, no interpreter of it needed)?"""
@@ -222,7 +223,7 @@ def test_run_autograder_grades_each_upload_shape(gradescope_root):
         assert empty["tests"][0]["visibility"] == "visible" and "attention.py" in empty["tests"][0]["output"]
 
 
-@pytest.mark.parametrize("attack", ["memory", "fork"])
+@pytest.mark.parametrize("attack", helpers.tiered(["memory", "fork"]))  # fast tier: the first
 def test_run_autograder_limits_fail_only_the_tests_that_hit_them(gradescope_root, attack):
     """Does an upload whose target_mask touches 6 GiB (over the zip's 1.5 GiB limit) or forks
     1,000 sleepers lose only the tests that call it, with the limit named, and keep every
@@ -281,7 +282,7 @@ def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_ro
     assert 0 < half_nb["score"] < sum(t["max_score"] for t in half_nb["tests"])
 
 
-@pytest.mark.parametrize("lang", ["es", "en"])
+@pytest.mark.parametrize("lang", helpers.tiered(["es", "en"]))  # fast tier: the first
 def test_feedback_in_one_language_on_request(gradescope_root, lang):
     """With the zip's language set to one language, are the feedback and the test names
     in that language only, and are the scores those of the bilingual run?"""

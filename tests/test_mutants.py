@@ -1,26 +1,33 @@
 """Does every classic mistake lose points, at every seed, the same points at each, with
-feedback that names it?"""
+feedback that names it?
+
+The fast tier grades a subset (``mutants.fast``: every assignment, every module its
+mistakes edit, every forbidden call) at the first seed; ``pytest --full`` every mistake at
+every seed."""
 
 import pytest
 
+import helpers
 import mutants
 
 MUTANTS = mutants.load()
-BATCHES = mutants.batches(MUTANTS)  # graded together, so one worker takes each batch's tests
+FAST = mutants.fast(MUTANTS)
+BATCHES = mutants.batches(MUTANTS, FAST)  # graded together, so one worker takes each batch's tests
 _VERDICTS: dict[tuple[str, str], mutants.Verdict] = {}
 
 
 def verdict(key, tmp_path_factory) -> mutants.Verdict:
     """The mutant's verdict, from one `grade` run over its whole batch."""
     if key not in _VERDICTS:
-        batch = sorted(k for k, name in BATCHES.items() if name == BATCHES[key])
-        graded = mutants.grade_many(key[0], [MUTANTS[k] for k in batch], tmp_path_factory.mktemp(BATCHES[key]))
+        batch = sorted(k for k, name in BATCHES.items() if name == BATCHES[key] and (helpers.FULL or k in FAST))
+        graded = mutants.grade_many(key[0], [MUTANTS[k] for k in batch], tmp_path_factory.mktemp(BATCHES[key]),
+                                    helpers.tier_seeds(mutants.SEEDS))
         _VERDICTS.update(zip(batch, graded))
     return _VERDICTS[key]
 
 
-@pytest.mark.parametrize("key", [pytest.param(key, marks=pytest.mark.xdist_group(f"mutants-{BATCHES[key]}"))
-                                 for key in sorted(MUTANTS)], ids=[f"{a}: {name}" for a, name in sorted(MUTANTS)])
+@pytest.mark.parametrize("key", helpers.tiered(sorted(MUTANTS), FAST, ids=[f"{a}: {n}" for a, n in sorted(MUTANTS)],
+                                               marks=lambda key: [pytest.mark.xdist_group(f"mutants-{BATCHES[key]}")]))
 def test_classic_mistake_loses_points_at_every_seed(key, tmp_path_factory):
     """Does the mistake lose the points of the graders aimed at it at each seed, the same
     total at every seed, and (where it is recognised) does the feedback name it?"""

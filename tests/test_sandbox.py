@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import helpers
 from autograder import course
 from autograder.sandbox.child import wire
 from autograder.sandbox.child.wire import WireError
@@ -47,7 +48,7 @@ def _attention_tests(graded):
     return [t for name, t in graded.tests("a1_attention").items() if not name.startswith(masks)]
 
 
-@pytest.mark.parametrize("cheat", sorted(CHEATS))
+@pytest.mark.parametrize("cheat", helpers.tiered(sorted(CHEATS), ["patches torch.allclose and torch.equal"]))
 def test_cheating_submission_gains_nothing(cheat, tmp_path):
     """Does a wrong attention that tries to fake its verdict still score 0 on its graders?"""
     prelude, body = CHEATS[cheat]

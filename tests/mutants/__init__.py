@@ -78,11 +78,28 @@ class Verdict:
         return [name for name, t in self.failed(seed).items() if phrase.lower() in t["output"].lower()]
 
 
-def batches(keys) -> dict[tuple[str, str], str]:
+def fast(corpus: dict[tuple[str, str], Mutant]) -> set[tuple[str, str]]:
+    """The fast tier's mutants (docs/testing.md): in every assignment, for each module its
+    mutants edit, the first mistake (by name) whose feedback names it, else the first; and
+    every forbidden call (``calls ...``). At most BATCH per assignment, so one batch."""
+    chosen = set()
+    for assignment in sorted({a for a, _ in corpus}):
+        own = sorted((k for k in corpus if k[0] == assignment), key=lambda k: (corpus[k].names is None, k[1]))
+        picked = [k for k in own if k[1].startswith("calls ")]
+        for module in sorted({corpus[k].module for k in own}):
+            if not any(corpus[k].module == module for k in picked):
+                picked.append(next(k for k in own if corpus[k].module == module))
+        assert len(picked) <= BATCH, (assignment, picked)
+        chosen.update(picked)
+    return chosen
+
+
+def batches(keys, first=frozenset()) -> dict[tuple[str, str], str]:
     """(assignment, mistake) -> the name of its batch: up to BATCH mistakes of one
-    assignment, graded together."""
+    assignment, graded together; the mistakes in ``first`` (at most BATCH per assignment)
+    make each assignment's first batch."""
     named, count = {}, {}
-    for key in sorted(keys):
+    for key in sorted(keys, key=lambda k: (k not in first, k)):
         n = count[key[0]] = count.get(key[0], 0) + 1
         named[key] = f"{key[0]}-{(n - 1) // BATCH}"
     return named

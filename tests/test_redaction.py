@@ -1,0 +1,85 @@
+"""Unit tests of the redaction policy (autograder/grading/student.py), without a grading:
+what of a worker's exception reaches the student's feedback. Without reference code in the
+student's process the message is kept, minus any quote of the reference; with reference
+prerequisites beside it (a3 runs on the reference a1) no free text comes back at all: a
+built-in type name, the file:line of the student's own code, and the two messages the
+grading process can check. test_attacks.py sends encoded reference code through real
+gradings."""
+
+import base64
+
+import pytest
+
+from autograder import course
+from autograder.authoring.stubs import NOT_IMPLEMENTED, solution_code_lines
+from autograder.grading.checks import CheckFailure
+from autograder.grading.student import Student
+from helpers import SOLUTIONS
+
+SECRET = next(line for line in solution_code_lines(sorted((SOLUTIONS / "a1_attention").glob("*.py")), min_len=8)
+              if len(line) > 20)
+
+
+class Replies:
+    """A transport that answers every request with one canned error."""
+
+    def __init__(self, error: dict):
+        self.error = error
+
+    def request(self, message, timeout, startup_timeout=None):
+        return {"error": self.error}
+
+    def close(self):
+        pass
+
+
+def feedback(assignment: str, target: str, **error) -> str:
+    student = Student(course.get(assignment), SOLUTIONS, transport=Replies(error))
+    with pytest.raises(CheckFailure) as caught:
+        student.call(target)
+    return str(caught.value)
+
+
+def test_without_reference_code_the_message_is_kept():
+    """Does an a1 exception reach the feedback with its type, message and student location?"""
+    text = feedback("a1_attention", "masks.causal_mask", type="ValueError", message="T must be positive",
+                    where="masks.py:12 in causal_mask")
+    assert "masks.causal_mask raised ValueError: T must be positive (masks.py:12 in causal_mask)" in text
+
+
+@pytest.mark.parametrize("encode", [str, lambda s: s[::-1], lambda s: base64.b64encode(s.encode()).decode(),
+                                    lambda s: "\n".join(s)], ids=["verbatim", "reversed", "base64", "one-per-line"])
+def test_beside_reference_code_no_free_text_comes_back(encode):
+    """With the reference a1 in an a3 worker, are an exception's message, its own class's
+    name and a location outside the student's files all withheld, however encoded?"""
+    secret = encode(SECRET)
+    text = feedback("a3_blocks", "multihead.MultiHeadAttention", type=encode("Leak" + SECRET[:40]), message=secret,
+                    where=f"attention.py:3 in {secret[:60]}")
+    assert secret not in text and SECRET not in text
+    assert "raised an exception of its own class; its message is not shown" in text
+    assert "(attention.py" not in text  # the reference's file, not the student's
+
+
+def test_beside_reference_code_the_checkable_parts_stay():
+    """With reference code beside it, do a built-in type, the student's own file:line and
+    a "not implemented" naming the student's own definition still come back?"""
+    text = feedback("a3_blocks", "multihead.MultiHeadAttention", type="ZeroDivisionError", message="x",
+                    where="multihead.py:40 in forward")
+    assert "raised ZeroDivisionError (multihead.py:40 in forward); its message is not shown" in text
+    text = feedback("a3_blocks", "multihead.MultiHeadAttention", type="NotImplementedError",
+                    message=NOT_IMPLEMENTED + "MultiHeadAttention.forward", where="")
+    assert text.startswith(NOT_IMPLEMENTED + "MultiHeadAttention.forward")
+    assert "aún sin implementar: MultiHeadAttention.forward" in text
+    text = feedback("a3_blocks", "multihead.MultiHeadAttention", type="NotImplementedError",
+                    message=NOT_IMPLEMENTED + "ReferenceOnly.secret_helper", where="")
+    assert "ReferenceOnly" not in text
+
+
+def test_quoted_reference_lines_are_withheld_and_long_returns_cut():
+    """Is a text quoting a reference line withheld, and a long string the worker returned
+    cut to its first characters where feedback quotes it?"""
+    student = Student(course.get("a3_blocks"), SOLUTIONS, transport=Replies({}))
+    assert SECRET in student.secrets
+    assert "message withheld" in student._redact(f"look: {SECRET}")
+    student.returned.add("x" * 100)
+    assert student.shorten_quotes("got " + "x" * 100 + " back") == "got " + "x" * 24 + "… back"
