@@ -54,7 +54,8 @@ def test_equal_pair_and_parameter_count():
     mask = torch.tensor([[True, False], [True, True]])
     checks.equal(mask.clone(), mask, "mask")
     wrong = failure(checks.equal, ~mask, mask, "mask")
-    assert wrong.en == "mask: wrong value at index (0, 0) (got False, expected True)"
+    assert wrong.en.splitlines()[0] == "mask: wrong value at index (0, 0) (got False, expected True)"
+    assert wrong.en.splitlines()[1].startswith("Likely mistake: every value is the opposite")  # shapes.explain_mask
     assert checks.pair([1, 2], "p") == [1, 2]
     assert failure(checks.pair, [1], "p").en == "p: expected a pair (tuple of 2 values), got list"
     checks.parameter_count({"num_parameters": 1024}, 1024, "layer")
