@@ -12,6 +12,7 @@ is. When every stage agrees on its own, the mistake is in how the whole chains t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import torch
 
@@ -31,6 +32,8 @@ class Stage:
     actual: object  # what the student's stage returned, as it came back over the wire
     expected: torch.Tensor
     hints: shapes.Hints | None = None
+    # When this stage is the first to differ: looks inside it, given what was found so far
+    deeper: Callable[[tuple[str, str]], tuple[str, str]] | None = None
 
 
 def agrees(actual, expected: torch.Tensor, atol: float, rtol: float) -> bool:
@@ -57,12 +60,14 @@ def first_difference(stages: list[Stage], *, atol: float, rtol: float,
             shape = shapes.explain_mask(stage.actual, stage.expected, stage.hints)
         en, es = PREFIX_EN + stage.en, PREFIX_ES + stage.es
         if shape:
-            return f"{en}: {shape[0]}", f"{es}: {shape[1]}"
-        if not isinstance(stage.actual, torch.Tensor) or stage.actual.shape != stage.expected.shape:
+            found = f"{en}: {shape[0]}", f"{es}: {shape[1]}"
+        elif not isinstance(stage.actual, torch.Tensor) or stage.actual.shape != stage.expected.shape:
             got = tuple(stage.actual.shape) if isinstance(stage.actual, torch.Tensor) else type(stage.actual).__name__
-            return (f"{en} (it returns {got}, expected a tensor of shape {tuple(stage.expected.shape)})",
-                    f"{es} (devuelve {got}, se esperaba un tensor de forma {tuple(stage.expected.shape)})")
-        return en, es
+            found = (f"{en} (it returns {got}, expected a tensor of shape {tuple(stage.expected.shape)})",
+                     f"{es} (devuelve {got}, se esperaba un tensor de forma {tuple(stage.expected.shape)})")
+        else:
+            found = en, es
+        return stage.deeper(found) if stage.deeper else found
     return chained
 
 

@@ -40,6 +40,16 @@ def load() -> dict[tuple[str, str], Mutant]:
     return found
 
 
+def chosen(only: list[str] | None = None, held_out: bool = False) -> dict[tuple[str, str], Mutant]:
+    """The tuned corpus, or the held-out one (``heldout.py``), restricted to ``only``'s assignments."""
+    if held_out:
+        from mutants import heldout
+        every = heldout.MUTANTS
+    else:
+        every = load()
+    return {k: m for k, m in every.items() if not only or k[0] in only}
+
+
 _SEEDED = re.compile(r"^(.*) \[seed (\d+)\]$")
 
 

@@ -31,12 +31,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--parallel", type=int, default=2, help="batches graded at once")
     args = parser.parse_args(argv)
-    if args.heldout:
-        from mutants import heldout
-        every = heldout.MUTANTS
-    else:
-        every = mutants.load()
-    corpus = {k: m for k, m in every.items() if not args.only or k[0] in args.only}
+    corpus = mutants.chosen(args.only, args.heldout)
     batches = []
     for assignment in dict.fromkeys(a for a, _ in corpus):
         names = [name for a, name in corpus if a == assignment]

@@ -50,12 +50,7 @@ def main(argv=None) -> int:
     parser.add_argument("--heldout", action="store_true", help="the held-out mistakes instead of the tuned corpus")
     parser.add_argument("--parallel", type=int, default=2, help="mutants run at once")
     args = parser.parse_args(argv)
-    if args.heldout:
-        from mutants import heldout
-        every = heldout.MUTANTS
-    else:
-        every = mutants.load()
-    corpus = {k: m for k, m in every.items() if not args.only or k[0] in args.only}
+    corpus = mutants.chosen(args.only, args.heldout)
 
     with tempfile.TemporaryDirectory(prefix="public-") as tmp:
         for assignment in sorted({a for a, _ in corpus}):

@@ -87,14 +87,23 @@ def first_difference(student, model_spec: dict, config: dict, model, src, tgt) -
     stages = [localise.Stage("the source embedding, embed(src_embed, src) = embedding × sqrt(d_model) + positions",
                              "el embedding de origen, embed(src_embed, src) = embedding × sqrt(d_model) + posiciones",
                              got["src_embed"], ref["src_embed"], _embedding_hints(config, model, model.src_embed, src))]
-    stages += [localise.Stage(f"encoder layer {i} (layers.EncoderLayer)", f"la capa {i} del codificador (layers.EncoderLayer)",
-                              got[f"enc{i}"], ref[f"enc{i}"], _hints(config, **{"the layer's input x": ref[f"enc_in{i}"]})) for i in range(n)]
+
+    def layer(side, es, i, args, tensors):  # side: "encoder" or "decoder"; es: its Spanish name
+        cls, layers = f"layers.{side.capitalize()}Layer", getattr(model, f"{side}_layers")
+        return localise.Stage(f"{side} layer {i} ({cls})", f"la capa {i} del {es} ({cls})", got[f"{side[:3]}{i}"],
+                              ref[f"{side[:3]}{i}"], _hints(config, **tensors),
+                              deeper=lambda found: _in_layer(found, student, model_spec, layers[i], args, tensors,
+                                                             (f"{side}_layers", str(i))))
+
+    stages += [layer("encoder", "codificador", i, [ref[f"enc_in{i}"], ref["src_mask"]],
+                     {"the layer's input x": ref[f"enc_in{i}"]}) for i in range(n)]
     stages += [localise.Stage("the encoder's final norm (encoder_norm)", "la norma final del codificador (encoder_norm)",
                               got["memory"], ref["memory"], _hints(config, **{"the norm's input": ref["enc_norm_in"]})),
                localise.Stage("the target embedding, embed(tgt_embed, tgt)", "el embedding de destino, embed(tgt_embed, tgt)",
                               got["tgt_embed"], ref["tgt_embed"], _embedding_hints(config, model, model.tgt_embed, tgt))]
-    stages += [localise.Stage(f"decoder layer {i} (layers.DecoderLayer)", f"la capa {i} del decodificador (layers.DecoderLayer)",
-                              got[f"dec{i}"], ref[f"dec{i}"], _hints(config, **{"the layer's input x": ref[f"dec_in{i}"]})) for i in range(n)]
+    stages += [layer("decoder", "decodificador", i,
+                     [ref[f"dec_in{i}"], ref["memory"], ref["tgt_mask"], ref["src_mask"]],
+                     {"the layer's input x": ref[f"dec_in{i}"], "the memory": ref["memory"]}) for i in range(n)]
     stages += [localise.Stage("the decoder's final norm (decoder_norm)", "la norma final del decodificador (decoder_norm)",
                               got["dec_norm"], ref["dec_norm"], _hints(config, **{"the norm's input": ref["dec_norm_in"]})),
                localise.Stage("the generator (the output projection)", "el generador (la proyección de salida)",
@@ -114,21 +123,11 @@ def first_difference(student, model_spec: dict, config: dict, model, src, tgt) -
                    "(target_mask de tgt para la autoatención, memory y src_mask para la atención cruzada de cada "
                    "capa, cada capa sobre la salida de la anterior, decoder_norm y luego el generador)",
                    got["decoded"], ref["logits"], _hints(config))]
-    found = localise.first_difference(stages, atol=ATOL, rtol=RTOL, chained=(
+    return localise.first_difference(stages, atol=ATOL, rtol=RTOL, chained=(
         "every stage, encode and decode agree with the reference: forward must return "
         "decode(tgt, *encode(src)), the memory and the source mask that encode returned",
         "todas las etapas, encode y decode coinciden con la referencia: forward debe devolver "
         "decode(tgt, *encode(src)), con la memoria y la máscara de origen que devolvió encode"))
-    for i in range(n):  # a layer that differs: which of its sub-layers first does
-        if found and found[0].startswith(localise.PREFIX_EN + stages[1 + i].en):
-            return _in_layer(found, student, model_spec, model.encoder_layers[i], [ref[f"enc_in{i}"], ref["src_mask"]],
-                             {"the layer's input x": ref[f"enc_in{i}"]}, ("encoder_layers", str(i)))
-        if found and found[0].startswith(localise.PREFIX_EN + stages[n + 3 + i].en):
-            return _in_layer(found, student, model_spec, model.decoder_layers[i],
-                             [ref[f"dec_in{i}"], ref["memory"], ref["tgt_mask"], ref["src_mask"]],
-                             {"the layer's input x": ref[f"dec_in{i}"], "the memory": ref["memory"]},
-                             ("decoder_layers", str(i)))
-    return found
 
 
 def _traced_reference(layer, args):
