@@ -91,3 +91,23 @@ def test_an_output_with_its_start_column_kept_is_named():
     from autograder.graders.a5_decoding.steps import first_step
     want = torch.tensor([[5, 2], [6, 2]])
     assert "extra token (1)" in first_step(torch.tensor([[1, 5, 2], [1, 6, 2]]), want, greedy=True)[0]
+
+
+def test_a_skipped_sub_layer_is_told_from_a_swapped_one():
+    """Is a norm left out (the next sub-layer gets its input) named as skipped, not as swapped?"""
+    class Skipping(_Block):
+        def forward(self, x):
+            y = self.norm1(x + self.lin(x))
+            return self.ff(y) + y  # norm2 left out
+
+    x = torch.randn(2, 3, 4, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+
+    class Reference(_Block):
+        def forward(self, x):
+            y = self.norm1(x + self.lin(x))
+            return self.ff(self.norm2(y)) + y
+
+    with torch.no_grad():
+        found = localise.calls_difference(trace(Skipping(), x), trace(Reference(), x), atol=1e-9, rtol=1e-9,
+                                          tensors={})
+    assert found[0].startswith("self.norm2 is skipped: self.ff gets the input the reference gives self.norm2")
