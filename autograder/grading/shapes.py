@@ -88,6 +88,13 @@ def _name_constant(c: float, hints: Hints) -> str | None:
     return None
 
 
+def _sums_to_one(t: torch.Tensor, d: int) -> bool:
+    """Along ``d``, every slice of ``t`` sums to 1 (probabilities) or to 0 (a fully masked
+    row), and some to 1."""
+    s = t.sum(d)
+    return bool((((s - 1).abs() <= 1e-6) | (s.abs() <= 1e-12)).all()) and bool(((s - 1).abs() <= 1e-6).any())
+
+
 # ---------------------------------------------------------------- the recognisers
 # Each takes (actual, expected, hints), both float64 of one shape, and returns (en, es) or None.
 
@@ -97,8 +104,7 @@ def _zeros_pattern(a, e, hints):
     zero_e, zero_a = e == 0, a.abs() <= 1e-12
     if not bool(zero_e.any()) or bool(zero_e.all()) or bool((e < 0).any()):
         return None
-    sums = e.sum(-1)
-    if not bool((((sums - 1).abs() <= 1e-6) | (sums == 0)).all()):
+    if not _sums_to_one(e, -1):
         return None
     if bool((zero_a == ~zero_e).all()):
         return ("the zeros are exactly where values are expected and the values where zeros are: the mask is "
@@ -251,20 +257,15 @@ def _normalised_axis(a, e, hints):
     """Probabilities: where does the reference sum to 1, and where does the student's?"""
     if bool((e < -1e-12).any()) or a.dim() < 1:
         return None
-
-    def sums_to_one(t, d):
-        s = t.sum(d)
-        return bool((((s - 1).abs() <= 1e-6) | (s.abs() <= 1e-12)).all()) and bool(((s - 1).abs() <= 1e-6).any())
-
     n = a.dim()
-    expected_axes = [d for d in range(n) if e.size(d) > 1 and sums_to_one(e, d)]
+    expected_axes = [d for d in range(n) if e.size(d) > 1 and _sums_to_one(e, d)]
     if not expected_axes:
         return None
     want = expected_axes[-1]
     axis, eje = hints.axis(want, n)
-    if sums_to_one(a, want):
+    if _sums_to_one(a, want):
         return None
-    others = [d for d in range(n) if d != want and a.size(d) > 1 and sums_to_one(a, d)]
+    others = [d for d in range(n) if d != want and a.size(d) > 1 and _sums_to_one(a, d)]
     if others and not bool((a < -1e-12).any()):
         got, got_es = hints.axis(others[-1], n)
         return (f"the values sum to 1 along {got} instead of along {axis}: the softmax (or the normalisation) "

@@ -140,10 +140,11 @@ def _traced_reference(layer, args):
         layer.train(was)
 
 
-def layer_difference(student, model_spec: dict, ref_layer, args: list, tensors: dict, path=()) -> tuple | None:
+def layer_difference(student, model_spec: dict, ref_layer, args: list, tensors: dict, path=()):
     """Which sub-layer of the student's layer first gets an input other than the
     reference's, both run on ``args`` (the layer is ``model_spec``'s model, or the module
-    at attribute ``path`` inside it)."""
+    at attribute ``path`` inside it): ``(traced, found)``, where ``traced`` says whether the
+    student's layer could be traced at all and ``found`` is None when every call agrees."""
     steps, held = [], {"$": "model"}
     for i, part in enumerate(path):
         steps.append([f"part{i}", "getattr", [held, part], {}])
@@ -152,14 +153,16 @@ def layer_difference(student, model_spec: dict, ref_layer, args: list, tensors: 
     try:
         got = student.script(steps, model_spec=model_spec, returns=["traced"])["traced"]
     except checks.CheckFailure:
-        return None
-    return localise.calls_difference(got, _traced_reference(ref_layer, args), atol=ATOL, rtol=RTOL,
-                                     tensors=tensors, axes=AXES)
+        return False, None
+    return True, localise.calls_difference(got, _traced_reference(ref_layer, args), atol=ATOL, rtol=RTOL,
+                                           tensors=tensors, axes=AXES)
 
 
 def _in_layer(found, student, model_spec, ref_layer, args, tensors, path):
     """A stage that is a layer: say which of its sub-layers goes wrong, when one does."""
-    inner = layer_difference(student, model_spec, ref_layer, args, tensors, path)
+    traced, inner = layer_difference(student, model_spec, ref_layer, args, tensors, path)
+    if not traced:  # nothing more can be said of its inside
+        return found
     if not inner:
         return (f"{found[0]}; its sub-layers all get the reference's inputs, so the layer's output is combined "
                 "differently at the end (the last residual sum or norm)",
@@ -177,5 +180,5 @@ def layer_localiser(student, target: str, init_args: list, init_kwargs: dict, st
         _load(ref_layer, state, target)
         spec = {"target": target, "init_args": init_args, "init_kwargs": init_kwargs, "state": state,
                 "dtype": "float64"}
-        return layer_difference(student, spec, ref_layer, args, tensors)
+        return layer_difference(student, spec, ref_layer, args, tensors)[1]
     return find
