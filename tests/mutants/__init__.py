@@ -40,11 +40,16 @@ def load() -> dict[tuple[str, str], Mutant]:
     return found
 
 
-def chosen(only: list[str] | None = None, held_out: bool = False) -> dict[tuple[str, str], Mutant]:
-    """The tuned corpus, or the held-out one (``heldout.py``), restricted to ``only``'s assignments."""
+HELD_OUT = ("heldout", "heldout2")  # rounds of held-out mistakes, oldest first; only the newest is unseen
+
+
+def chosen(only: list[str] | None = None, held_out: str | None = None) -> dict[tuple[str, str], Mutant]:
+    """The tuned corpus, or a round of held-out mistakes (``held_out``: a module of
+    HELD_OUT, e.g. ``heldout2.py``), restricted to ``only``'s assignments."""
     if held_out:
-        from mutants import heldout
-        every = heldout.MUTANTS
+        if held_out not in HELD_OUT:
+            raise ValueError(f"no held-out round {held_out!r}; the rounds are {', '.join(HELD_OUT)}")
+        every = importlib.import_module(f"mutants.{held_out}").MUTANTS
     else:
         every = load()
     return {k: m for k, m in every.items() if not only or k[0] in only}

@@ -1,10 +1,10 @@
 """Which classic mistakes does `grade`'s console diagnose, the way a student reads it?
 
-    python tests/mutants/console.py [--heldout] [--only a4_transformer ...] [--seed 1] [--parallel 2]
+    python tests/mutants/console.py [--heldout [ROUND]] [--only a4_transformer ...] [--seed 1] [--parallel 2]
 
-Grades every mutant (``--heldout``: the held-out ones of ``tests/mutants/heldout.py``, the
-figure that counts) at one seed, as `python -m autograder grade` does, and counts, per
-assignment, the mistakes that lose points and those for which the console shows a specific
+Grades every mutant (``--heldout``: the newest round of held-out mistakes,
+``tests/mutants/heldout2.py``, the figure that counts; ``--heldout heldout`` the first round)
+at one seed, as `python -m autograder grade` does, and counts, per assignment, the mistakes that lose points and those for which the console shows a specific
 diagnosis under a lost test (a ``Likely mistake:`` line, whichever mechanism wrote it: a
 named mistake, the stage where a composite first differs, or the error's shape).
 """
@@ -27,7 +27,9 @@ from autograder.grading.reports import LIKELY_EN  # noqa: E402
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="assignments to measure (default: all)")
-    parser.add_argument("--heldout", action="store_true", help="the held-out mistakes instead of the tuned corpus")
+    parser.add_argument("--heldout", nargs="?", const=mutants.HELD_OUT[-1], choices=mutants.HELD_OUT,
+                        help="a round of held-out mistakes instead of the tuned corpus (default: the newest, "
+                             f"{mutants.HELD_OUT[-1]}; the older ones have been seen)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--parallel", type=int, default=2, help="batches graded at once")
     args = parser.parse_args(argv)

@@ -1,13 +1,14 @@
 """Which classic mistakes do the public tests catch, before a student submits?
 
-    python tests/mutants/public.py [--only a4_transformer ...] [--heldout] [--parallel 2]
+    python tests/mutants/public.py [--only a4_transformer ...] [--heldout [ROUND]] [--parallel 2]
 
 For every mutant of the corpus: the reference solutions with that one mistake, and the
 public tests of its assignment (what `pytest assignments/<assignment>` runs for a student)
 run on them. Prints, per mutant, whether a public test failed and which; then the share
 caught per assignment. The solutions folder itself is run first: it must pass.
-``--heldout`` measures the held-out mistakes (``tests/mutants/heldout.py``, written without
-looking at the public tests) instead of the tuned corpus: that figure is the real one.
+``--heldout`` measures the newest round of held-out mistakes (``tests/mutants/heldout2.py``,
+written without looking at the public tests) instead of the tuned corpus: that figure is the
+real one. ``--heldout heldout`` measures the first round, which has since been looked at.
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ def failing_public_tests(folder: Path, assignment: str) -> list[str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="assignments to measure (default: all)")
-    parser.add_argument("--heldout", action="store_true", help="the held-out mistakes instead of the tuned corpus")
+    parser.add_argument("--heldout", nargs="?", const=mutants.HELD_OUT[-1], choices=mutants.HELD_OUT,
+                        help="a round of held-out mistakes instead of the tuned corpus (default: the newest, "
+                             f"{mutants.HELD_OUT[-1]}; the older ones have been seen)")
     parser.add_argument("--parallel", type=int, default=2, help="mutants run at once")
     args = parser.parse_args(argv)
     corpus = mutants.chosen(args.only, args.heldout)

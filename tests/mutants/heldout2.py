@@ -1,0 +1,3 @@
+"""The second round of held-out classic mistakes (being written)."""
+
+MUTANTS = {}
