@@ -15,7 +15,7 @@ from typing import Callable, Iterable
 import torch
 
 from ..sandbox.child.wire import Unsupported
-from . import shapes
+from . import differences, shapes
 from .reports import LIKELY_EN, LIKELY_ES
 
 
@@ -202,7 +202,8 @@ def equal(actual, expected: torch.Tensor, what: str, hints: shapes.Hints | None 
     try:
         _equal(actual, expected, what)
     except CheckFailure as failure:
-        raise failure.shaped(shapes.explain_mask(actual, expected, hints)) from None
+        raise failure.shaped(shapes.explain_mask(actual, expected, hints)
+                             or differences.explain_ids(actual, expected)) from None
 
 
 def _equal(actual, expected: torch.Tensor, what: str) -> None:
@@ -322,14 +323,15 @@ def _first_difference(actual, expected, path: str = ""):
 
 def plain_equal(actual, expected, what: str) -> None:
     """``actual`` equals the plain value ``expected`` (str, int, bool, lists and dicts of
-    them), type included; the message names the first difference."""
+    them), type included; the message names the first difference, and the shape of the
+    whole difference where it has one (``differences.explain``)."""
     found = _first_difference(actual, expected)
     if found:
         where, got, want = found
         at = f" at {where}" if where else ""
         raise CheckFailure(f"{what}: wrong value{at}: got {got}, expected {want}",
                            f"{what}: valor incorrecto{' en ' + where if where else ''}: "
-                           f"se obtuvo {got}, se esperaba {want}")
+                           f"se obtuvo {got}, se esperaba {want}").shaped(differences.explain(actual, expected))
 
 
 def number(value, what: str) -> float:

@@ -13,7 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from autograder import reference
-from autograder.graders.a6_translator import variants
+from autograder.graders.a6_translator import stages, variants
 from autograder.graders.a6_translator.helpers import model_and_spec, source_batch, target_batch
 from autograder.grading import checks
 
@@ -111,10 +111,12 @@ def test_train_step(student, rng):
     clip = round(0.5 * norm, 6)
     lr = 0.5
     initial = variants.deep(model)
-    steps = [["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr}]]
-    steps += [[f"loss{k}", "training.train_step", [{"$": "model"}, src, tgt, {"$": "opt"}],
-               {"pad_id": 0, "label_smoothing": eps, "clip_norm": clip}] for k, (src, tgt) in enumerate(batches)]
-    out = student.script(steps, model_spec=spec, returns=["loss0", "loss1"], state=True)
+    steps = [["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr}],
+             ["watch", "watch", [{"$": "model"}, {"$": "opt"}], {}]]
+    for k, (src, tgt) in enumerate(batches):
+        steps += [[f"loss{k}", "training.train_step", [{"$": "model"}, src, tgt, {"$": "opt"}],
+                   {"pad_id": 0, "label_smoothing": eps, "clip_norm": clip}], [f"seen{k}", "$watch.take", [], {}]]
+    out = student.script(steps, model_spec=spec, returns=["loss0", "loss1", "seen0", "seen1"], state=True)
 
     def run(**switches):
         m = variants.deep(initial)
@@ -124,20 +126,28 @@ def test_train_step(student, rng):
 
     what = (f"train_step(model, src, tgt, SGD(lr={lr}), label_smoothing={eps}, clip_norm={clip}), twice, on batches "
             f"{[tuple(t.shape) for b in batches for t in b]}")
-    want_losses = []
+    want_losses, seen = [], []
+    model.eval()  # as the student's process builds it (dropout is 0: the mode only shows in the watch)
     opt = torch.optim.SGD(model.parameters(), lr=lr)
+    watch = stages.watch(model, opt)
     for src, tgt in batches:
         want_losses.append(training.train_step(model, src, tgt, opt, 0, eps, clip))
+        seen.append(watch.take())
+    watch.stop()
     atol, rtol = 1e-9 + CLIP_SLACK * lr, 1e-7
+    got_losses = [out["loss0"], out["loss1"]]
     try:
         for k, want in enumerate(want_losses):
-            checks.close_number(out[f"loss{k}"], want, f"{what}: loss returned by step {k + 1}", atol=atol, rtol=rtol)
+            checks.close_number(got_losses[k], want, f"{what}: loss returned by step {k + 1}", atol=atol, rtol=rtol)
         for name, p in model.named_parameters():
             checks.close(out["state"].get(name), p.detach(), f"{what}: parameter {name} after both steps",
                          atol=atol, rtol=rtol)
     except checks.CheckFailure as failure:
-        raise variants.named(failure, ([out["loss0"], out["loss1"]], out["state"]), variants.training_mistakes(run),
-                             _same_run(atol, rtol)) from None
+        failure = variants.named(failure, (got_losses, out["state"]), variants.training_mistakes(run),
+                                 _same_run(atol, rtol))
+        found = stages.training_difference([out["seen0"], out["seen1"]], seen, got_losses, want_losses,
+                                           atol=atol, rtol=rtol)
+        raise failure.shaped(found or stages.update_difference(), replace=True) from None
 
 
 def _evaluate(model, batches, *, eval_mode=True, per_token=True):
@@ -179,18 +189,28 @@ def test_evaluate(student, rng):
         ["from_train", "training.evaluate", [{"$": "model"}, batches], {"pad_id": 0}],
         ["mode_train", "getattr", [{"$": "model"}, "training"], {}],
         ["_", "$model.eval", [], {}],
+        ["watch", "watch", [{"$": "model"}], {}],
         ["from_eval", "training.evaluate", [{"$": "model"}, batches], {"pad_id": 0}],
+        ["watched", "$watch.take", [], {}],
         ["mode_eval", "getattr", [{"$": "model"}, "training"], {}],
-    ] + read, model_spec=spec, returns=["from_train", "mode_train", "from_eval", "mode_eval", "graph"])
+    ] + read, model_spec=spec, returns=["from_train", "mode_train", "from_eval", "mode_eval", "graph", "watched"])
+    watch = stages.watch(model)
+    _evaluate(model, batches)
+    watched = watch.take()
+    watch.stop()
     for key, what in (("from_eval", "evaluate(model in eval mode, 3 batches)"),
                       ("from_train", "evaluate(model in training mode, 3 batches) (dropout must be off)")):
         try:
             checks.close_number(out[key], want, what, atol=1e-9, rtol=EVAL_RTOL)
         except checks.CheckFailure as failure:
-            raise variants.named(failure, out[key], [
+            failure = variants.named(failure, out[key], [
                 variants.mistake(*EVAL_DROPOUT, lambda: _evaluate(model, batches, eval_mode=False)),
                 variants.mistake(*BATCH_MEANS, lambda: _evaluate(model, batches, per_token=False))],
-                lambda a, m: _near(a, m, 1e-9, EVAL_RTOL)) from None
+                lambda a, m: _near(a, m, 1e-9, EVAL_RTOL))
+            if key == "from_eval":  # the call the watch saw
+                failure = failure.shaped(stages.evaluation_difference(out["watched"], watched, out[key], want,
+                                                                      batches, 0))
+            raise failure from None
     restored = variants.mistake(*NOT_RESTORED, None)
     for key, mode, en, es in (("mode_train", True, "training", "de entrenamiento"),
                               ("mode_eval", False, "eval", "de evaluación")):
@@ -215,19 +235,26 @@ def test_fit(student, rng):
     eps = round(0.05 + 0.15 * torch.rand(1, generator=rng).item(), 3)
     out = student.script([
         ["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr, "momentum": 0.9}],
+        ["watch", "watch", [{"$": "model"}, {"$": "opt"}], {}],
         ["history", "training.fit", [{"$": "model"}, batches, {"$": "opt"}, epochs], {"label_smoothing": eps}],
+        ["watched", "$watch.take", [], {}],
         ["mode", "getattr", [{"$": "model"}, "training"], {}],
-    ], model_spec=spec, returns=["history", "mode"], state=True)
+    ], model_spec=spec, returns=["history", "mode", "watched"], state=True)
 
-    def run(reduce=lambda losses: sum(losses) / len(losses), **switches):
+    def run(reduce=lambda losses: sum(losses) / len(losses), watched=None, **switches):
         m = variants.deep(model)
         m.train()
         opt = torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9)
+        watch = stages.watch(m, opt) if watched is not None else None
         history = [reduce([variants.step(m, src, tgt, opt, 0, eps, **switches) for src, tgt in batches])
                    for _ in range(epochs)]
+        if watch:
+            watched.append(watch.take())
+            watch.stop()
         return history, _params(m)
 
-    want, state = run()
+    watched = []
+    want, state = run(watched=watched)
     what = f"fit(model, 3 batches, SGD(momentum=0.9), epochs={epochs}, label_smoothing={eps})"
     history = out["history"]
     try:
@@ -243,7 +270,9 @@ def test_fit(student, rng):
         raise variants.named(failure, (history, out["state"]), variants.training_mistakes(
             run, [getattr(variants, name) for name in switches]) + [
             variants.mistake(*FIT_LAST, lambda: run(reduce=lambda losses: losses[-1])),
-            variants.mistake(*FIT_SUM, lambda: run(reduce=sum))], _same_run(1e-8, 1e-6)) from None
+            variants.mistake(*FIT_SUM, lambda: run(reduce=sum))], _same_run(1e-8, 1e-6)).shaped(
+                stages.training_difference([out["watched"]], watched, [], [], atol=1e-8, rtol=1e-6,
+                                           during=("during fit", "durante fit"))) from None
     if out["mode"] is not True:
         raise checks.CheckFailure("fit must put the model in training mode (model.train())",
                                   "fit debe poner el modelo en modo de entrenamiento (model.train())"

@@ -17,10 +17,11 @@ max_len there runs past the positional table).
 import pytest
 
 from autograder import reference
-from autograder.graders.a6_translator import variants
+from autograder.graders.a6_translator import stages, variants
 from autograder.graders.a6_translator.helpers import TARGET_SOUNDS, made_up, model_and_spec, pick, sentence
 from autograder.grading import checks
 
+WATCHED = ("src_embed",)  # the source batch translate hands the model
 DRAWS = 60  # about one draw in three tells every mistake apart: 60 all fail with probability < 1e-10
 
 
@@ -85,9 +86,12 @@ def test_translate_matches_the_reference(student, rng):
     try:
         out = student.script(vocabs + [
             ["_", "$model.train", [], {}],  # translate must switch dropout off itself
+            ["watch", "watch", [{"$": "model"}], {"children": list(WATCHED)}],
             ["greedy", "translation.translate", args, {"max_len": max_len}],
+            ["seen_greedy", "$watch.take", [], {}],
             ["beam", "translation.translate", args, {"strategy": "beam", "max_len": max_len, "beam_size": beam}],
-        ], model_spec=d["spec"], returns=["greedy", "beam", "tv_itos"])
+            ["seen_beam", "$watch.take", [], {}],
+        ], model_spec=d["spec"], returns=["greedy", "beam", "tv_itos", "seen_greedy", "seen_beam"])
     except checks.CheckFailure as failure:
         # Which sentences make it fail? Only the long one: it was not truncated.
         short = [line for line in lines if len(variants.clean(line).split()) <= max_len]
@@ -97,13 +101,22 @@ def test_translate_matches_the_reference(student, rng):
                                          model_spec=d["spec"]) is not None):
             raise failure.naming(variants.mistake(*variants.NO_TRUNCATE, None)) from None
         raise
-    want = translation.translate(model, lines, sv, tv, max_len=max_len)
+    watch = stages.watch(model, children=WATCHED)
+    seen = {"greedy": (translation.translate(model, lines, sv, tv, max_len=max_len), watch.take())}
+    seen["beam"] = (translation.translate(model, lines, sv, tv, strategy="beam", max_len=max_len, beam_size=beam),
+                    watch.take())
+    watch.stop()
     mistakes = [variants.mistake(variants.SPECIALS_MISPLACED.en, variants.SPECIALS_MISPLACED.es,
                                  lambda: out["greedy"] if variants.specials_misplaced(out["tv_itos"]) else None)]
+    where = {"greedy": ("in translate (greedy)", "en translate (voraz)"),
+             "beam": (f"in translate (strategy='beam', beam_size={beam})", f"en translate (strategy='beam', beam_size={beam})")}
     try:
-        checks.plain_equal(out["greedy"], want, what)
-        want = translation.translate(model, lines, sv, tv, strategy="beam", max_len=max_len, beam_size=beam)
-        checks.plain_equal(out["beam"], want, f"translate(..., strategy='beam', beam_size={beam})")
+        for kind, title in (("greedy", what), ("beam", f"translate(..., strategy='beam', beam_size={beam})")):
+            try:
+                checks.plain_equal(out[kind], seen[kind][0], title)
+            except checks.CheckFailure as failure:
+                raise failure.shaped(stages.translation_difference(out[f"seen_{kind}"], seen[kind][1], where[kind]),
+                                     replace=True) from None
     except checks.CheckFailure as failure:
         raise variants.named(failure, out["greedy"], mistakes + variants.translate_mistakes(
             model, lines, sv, tv, max_len=max_len)) from None

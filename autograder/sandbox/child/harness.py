@@ -265,6 +265,51 @@ def trace(module, *args, **kwargs):
     return {"output": output, "calls": calls}
 
 
+class Watch:
+    """Records, until :meth:`stop`, each forward call of ``module`` and of its sub-modules
+    named in ``children`` (the arguments bound to ``forward``'s signature, and whether the
+    module was in training mode), and the gradients of ``module``'s parameters each time
+    ``optimizer.step()`` starts. A grader's script installs it around a training step or a
+    translation to say which stage first differs (``grading.localise``); it observes, it
+    decides nothing. :meth:`take` hands over what was recorded since the last take."""
+
+    def __init__(self, module, optimizer=None, children=()):
+        if not isinstance(module, torch.nn.Module):
+            raise HarnessError(f"watch needs a torch.nn.Module, got {type(module).__name__}")
+        self._calls, self._steps, self._handles = [], [], []
+        for name in ["", *children]:
+            watched = module.get_submodule(name) if name else module
+            self._handles.append(watched.register_forward_pre_hook(
+                lambda m, args, kwargs, name=name: self._record(name, m, args, kwargs), with_kwargs=True))
+        if optimizer is not None:
+            names = {id(p): n for n, p in module.named_parameters()}
+            def grads(optimizer, args, kwargs):
+                self._steps.append({names[id(p)]: (p.grad.detach().clone() if p.grad is not None else None)
+                                    for group in optimizer.param_groups for p in group["params"] if id(p) in names})
+            self._handles.append(optimizer.register_step_pre_hook(grads))
+
+    def _record(self, name, module, args, kwargs):
+        try:
+            bound = inspect.signature(module.forward).bind(*args, **kwargs)
+            values = dict(bound.arguments)
+        except (TypeError, ValueError):
+            values = {f"argument {i + 1}": a for i, a in enumerate(args)} | dict(kwargs)
+        values = {k: v.detach().clone() if isinstance(v, torch.Tensor) else v for k, v in values.items()}
+        self._calls.append([name, values, module.training])
+
+    def take(self):
+        """``{"calls": [[sub-module name ("" = the module), {argument: value}, training], ...],
+        "steps": [{parameter name: gradient or None}, ...]}`` since the last take."""
+        taken = {"calls": self._calls, "steps": self._steps}
+        self._calls, self._steps = [], []
+        return taken
+
+    def stop(self):
+        for handle in self._handles:
+            handle.remove()
+        self._handles = []
+
+
 # Torch objects a script may build besides the submission's own (optimizers for training
 # steps, generators for shuffling); anything else a grader needs comes from the submission.
 SCRIPT_TORCH = {
@@ -275,6 +320,7 @@ SCRIPT_TORCH = {
     "torch.manual_seed": lambda: torch.manual_seed,
     "getattr": lambda: getattr,
     "trace": lambda: trace,
+    "watch": lambda: Watch,
 }
 
 

@@ -1,0 +1,252 @@
+"""What kind of difference separates a plain value (a string, a list of tokens or ids) from
+the expected one: the error's shape for ``checks.plain_equal`` and for integer tensors of
+token ids, as ``shapes`` gives it for numeric tensors.
+
+Each recogniser answers only when the whole difference has its shape (only letter case,
+only whitespace, only accents, items missing at one end, the same items in another order,
+every id replaced through one consistent table ...), so a message never guesses; where
+nothing fits, it says nothing and the first difference stands alone.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections import Counter
+
+import torch
+
+from .. import tokens
+
+Found = tuple[str, str] | None
+_MAX_SHOWN = 6  # characters, words or items named in one message
+
+
+def _quoted(items) -> str:
+    items = list(dict.fromkeys(items))
+    shown = ", ".join(repr(x) for x in items[:_MAX_SHOWN])
+    return shown + (f" (+{len(items) - _MAX_SHOWN})" if len(items) > _MAX_SHOWN else "")
+
+
+def _plain_kind(values) -> type | None:
+    """str or int when every item is one (bools excluded), else None."""
+    kinds = {type(v) for v in values}
+    return kinds.pop() if len(kinds) == 1 and kinds <= {str, int} else None
+
+
+# ----------------------------------------------------------------------------- text
+
+
+def _without_accents(text: str) -> str:
+    return unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFD", text)
+                                                if unicodedata.category(c) != "Mn"))
+
+
+def _changed(a, e, kinds: set[str]):
+    """The pieces of ``a`` (deleted) and ``e`` (inserted) in the opcodes of their diff,
+    provided every change is of ``kinds``; else None."""
+    got, want = [], []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, e, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        if op not in kinds:
+            return None
+        got += a[i1:i2]
+        want += e[j1:j2]
+    return got, want
+
+
+def _spacing(a: str, e: str) -> Found:
+    """Only spaces differ: the characters beside the spaces that are missing or extra."""
+    changes = difflib.SequenceMatcher(None, a, e, autojunk=False).get_opcodes()
+    missing, extra = [], []
+    for op, i1, i2, j1, j2 in changes:
+        if op == "insert":
+            missing += [c for c in e[max(0, j1 - 1):j2 + 1] if not c.isspace()]
+        elif op == "delete":
+            extra += [c for c in a[max(0, i1 - 1):i2 + 1] if not c.isspace()]
+    # Name the punctuation beside a space when there is some: the letters beside it are context.
+    missing = [c for c in missing if not c.isalnum()] or missing
+    extra = [c for c in extra if not c.isalnum()] or extra
+    if missing and not extra:
+        return (f"only spacing differs: the expected text has a space beside {_quoted(missing)} where yours has none "
+                f"(are these characters spaced out?)",
+                f"solo difieren los espacios: el texto esperado lleva un espacio junto a {_quoted(missing)} donde el "
+                f"tuyo no (¿se separan esos caracteres con espacios?)")
+    if extra and not missing:
+        return (f"only spacing differs: your text has a space beside {_quoted(extra)} where none is expected",
+                f"solo difieren los espacios: tu texto lleva un espacio junto a {_quoted(extra)} donde no se espera")
+    return ("only spacing differs (the same characters, spaces elsewhere)",
+            "solo difieren los espacios (los mismos caracteres, con los espacios en otro sitio)")
+
+
+def _text(a: str, e: str) -> Found:
+    if a.lower() == e.lower():
+        if e == e.lower():
+            return ("only letter case differs: upper-case letters are kept where the expected text is all lower case",
+                    "solo difieren mayúsculas y minúsculas: se conservan mayúsculas donde el texto esperado va todo en "
+                    "minúsculas")
+        return "only letter case differs", "solo difieren mayúsculas y minúsculas"
+    if " ".join(a.split()) == " ".join(e.split()):
+        if any(run in a for run in ("  ", "\t", "\n", "\r")) and not any(run in e for run in ("  ", "\t", "\n")):
+            return ("only whitespace differs: runs of spaces, tabs or newlines are kept where the expected text has "
+                    "one space (collapse whitespace)",
+                    "solo difiere el espacio en blanco: se conservan secuencias de espacios, tabuladores o saltos de "
+                    "línea donde el texto esperado lleva un solo espacio (colapsa los espacios)")
+        if a != a.strip() and e == e.strip():
+            return ("only whitespace differs: your text keeps spaces at its start or end (strip it)",
+                    "solo difiere el espacio en blanco: tu texto conserva espacios al principio o al final (quítalos)")
+        return "only whitespace differs", "solo difiere el espacio en blanco"
+    if "".join(a.split()) == "".join(e.split()):
+        return _spacing(" ".join(a.split()), " ".join(e.split()))
+    if _without_accents(a) == _without_accents(e) and a != e:
+        lost = [c for c in e if _without_accents(c) != c and c not in a]
+        if lost:
+            return (f"only accents differ: accented letters lose their accents ({_quoted(lost)}); "
+                    f"normalise with NFC before removing other characters",
+                    f"solo difieren los acentos: las letras acentuadas pierden el acento ({_quoted(lost)}); "
+                    f"normaliza con NFC antes de quitar otros caracteres")
+        return "only accents differ", "solo difieren los acentos"
+    words = _sequence(a.split(), e.split(), "words")
+    if words:
+        return words
+    found = _changed(a, e, {"insert"})
+    if found:
+        return (f"characters are missing that the expected text keeps: {_quoted(found[1])}",
+                f"faltan caracteres que el texto esperado conserva: {_quoted(found[1])}")
+    found = _changed(a, e, {"delete"})
+    if found:
+        return (f"characters are kept that the expected text drops: {_quoted(found[0])}",
+                f"se conservan caracteres que el texto esperado elimina: {_quoted(found[0])}")
+    return None
+
+
+# ----------------------------------------------------------------------------- sequences
+
+
+def _sequence(a: list, e: list, what: str = "items") -> Found:
+    """The shape of the difference between two flat lists of strings or ints."""
+    if a == e or _plain_kind(a + e) is None:
+        return None
+    es_what = {"items": "elementos", "words": "palabras", "ids": "ids"}[what]
+    fem = what == "words"  # Spanish articles and adjectives agree with "palabras"
+    o = "a" if fem else "o"
+    los, tuyos, mismos, otros = f"l{o}s", f"l{o}s tuy{o}s", f"l{o}s mism{o}s", f"otr{o}s"
+    one = {"items": ("item", "elemento"), "words": ("word", "palabra"), "ids": ("id", "id")}[what]
+    el, un, primer, ultimo = ("la", "una", "primera", "última") if fem else ("el", "un", "primer", "último")
+    for got, want, en, es in (
+        (a, e[1:], f"the first {one[0]} ({e[0]!r}) is missing" if e else "",
+         f"falta {el} {primer} {one[1]} ({e[0]!r})" if e else ""),
+        (a, e[:-1], f"the last {one[0]} ({e[-1]!r}) is missing" if e else "",
+         f"falta {el} {ultimo} {one[1]} ({e[-1]!r})" if e else ""),
+        (a, e[1:-1], f"the first and last {what} ({e[0]!r}, {e[-1]!r}) are missing" if len(e) > 1 else "",
+         f"faltan {el} {primer} y {el} {ultimo} {one[1]} ({e[0]!r}, {e[-1]!r})" if len(e) > 1 else ""),
+        (a[1:], e, f"an extra first {one[0]} ({a[0]!r})" if a else "",
+         f"sobra {un} {primer} {one[1]} ({a[0]!r})" if a else ""),
+        (a[:-1], e, f"an extra last {one[0]} ({a[-1]!r})" if a else "",
+         f"sobra {un} {ultimo} {one[1]} ({a[-1]!r})" if a else ""),
+        (a[1:-1], e, f"an extra first and last {one[0]} ({a[0]!r}, {a[-1]!r})" if len(a) > 1 else "",
+         f"sobran {un} {primer} y {un} {ultimo} {one[1]} ({a[0]!r}, {a[-1]!r})" if len(a) > 1 else ""),
+    ):
+        if en and got == want:
+            return en, es
+    n, m = len(a), len(e)
+    if n == m and n > 2:
+        if a[1:] == e[:-1]:
+            return (f"the {what} are shifted one position later (yours start with {a[0]!r})",
+                    f"{los} {es_what} están desplazad{o}s una posición hacia atrás ({tuyos} empiezan por {a[0]!r})")
+        if a[:-1] == e[1:]:
+            return (f"the {what} are shifted one position earlier (the expected ones start with {e[0]!r})",
+                    f"{los} {es_what} están desplazad{o}s una posición hacia delante ({los} esperad{o}s empiezan "
+                    f"por {e[0]!r})")
+        if a == e[::-1]:
+            return f"the expected {what} in reverse order", f"{los} {es_what} esperad{o}s en orden inverso"
+    if n < m and a == e[:n]:
+        return (f"{n} {what} where {m} are expected: yours stop early (the next expected is {e[n]!r})",
+                f"{n} {es_what} donde se esperan {m}: {tuyos} se detienen antes (el siguiente esperado es {e[n]!r})")
+    if n > m and a[:m] == e:
+        return (f"{n} {what} where {m} are expected: {n - m} extra at the end, from {a[m]!r} (truncate or stop there)",
+                f"{n} {es_what} donde se esperan {m}: sobran {n - m} al final, desde {a[m]!r} (trunca o detente ahí)")
+    if Counter(a) == Counter(e):
+        first = next(i for i, (x, y) in enumerate(zip(a, e)) if x != y)
+        return (f"the same {what} in another order (the first out of place at [{first}]: {a[first]!r} where "
+                f"{e[first]!r} is expected)",
+                f"{mismos} {es_what} en otro orden (el primero fuera de sitio en [{first}]: {a[first]!r} donde "
+                f"se esperaba {e[first]!r})")
+    if n == m:
+        # A consistent one-to-one table, shown by at least one repeated item (any two lists
+        # of distinct items would otherwise "map" onto each other).
+        table = {}
+        consistent = all(table.setdefault(x, y) == y for x, y in zip(a, e))
+        if len(set(a)) < n and consistent and len(set(table.values())) == len(table):
+            swapped = [(x, y) for x, y in table.items() if x != y]
+            if len(swapped) > 1:
+                x, y = swapped[0]
+                return (f"the same pattern with other {what}: each of yours stands consistently for another one "
+                        f"({x!r} where {y!r} is expected, and {len(swapped) - 1} more): another table or vocabulary?",
+                        f"el mismo patrón con {otros} {es_what}: cada valor tuyo corresponde siempre a otro "
+                        f"({x!r} donde se esperaba {y!r}, y {len(swapped) - 1} más): ¿otra tabla u otro vocabulario?")
+    found = _changed(a, e, {"insert"})
+    if found:
+        return f"{what} are missing: {_quoted(found[1])}", f"faltan {es_what}: {_quoted(found[1])}"
+    found = _changed(a, e, {"delete"})
+    if found:
+        return f"extra {what}: {_quoted(found[0])}", f"sobran {es_what}: {_quoted(found[0])}"
+    return None
+
+
+def explain(actual, expected) -> Found:
+    """The shape of the difference between plain values (strings, lists of them, lists of
+    ints, nested lists), or None. Nested lists of equal length are explained at their first
+    differing item."""
+    if isinstance(actual, str) and isinstance(expected, str):
+        return _text(actual, expected) if actual != expected else None
+    if not (isinstance(actual, list) and isinstance(expected, (list, tuple))):
+        return None
+    expected = list(expected)
+    found = _sequence(actual, expected, "ids" if _plain_kind(expected) is int else "items")
+    if len(actual) == len(expected) and _plain_kind(actual + expected) is str:
+        # Sentences: the same words, one for one, through another table (another vocabulary)
+        # say more than whole sentences standing for others.
+        words = [s.split() for s in actual], [s.split() for s in expected]
+        if all(len(a) == len(e) for a, e in zip(*words)):
+            found = _sequence(*[[w for s in side for w in s] for side in words], "words") or found
+    if found or len(actual) != len(expected):
+        return found
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        if a != e or type(a) is not type(e):
+            inner = explain(a, e)
+            return inner and (f"at [{i}]: {inner[0]}", f"en [{i}]: {inner[1]}")
+    return None
+
+
+def explain_ids(actual, expected: torch.Tensor) -> Found:
+    """The shape of the difference between integer tensors of token ids: a sequence (its
+    length may differ), or a batch of rows of the same shape, at the first row that differs;
+    None for other tensors."""
+    if not (isinstance(actual, torch.Tensor) and actual.dim() == expected.dim() and actual.dim() in (1, 2)
+            and not actual.dtype.is_floating_point and not expected.dtype.is_floating_point
+            and torch.bool not in (actual.dtype, expected.dtype)):
+        return None
+    if actual.dim() == 1:  # one sequence: its length may differ
+        return explain(actual.tolist(), expected.tolist())
+    if actual.shape != expected.shape:
+        return None
+    for b, (a, e) in enumerate(zip(actual.tolist(), expected.tolist())):
+        if a != e:
+            inner = _padded_row(a, e)
+            return inner and (f"row {b}: {inner[0]}", f"fila {b}: {inner[1]}")
+    return None
+
+
+def _padded_row(a: list[int], e: list[int]) -> Found:
+    """A row of ids with <pad> at its end: padded on the wrong side, or the shape of the
+    difference between the rows without their padding."""
+    def unpadded(row):
+        while row and row[-1] == tokens.PAD:
+            row = row[:-1]
+        return row
+    if a != e and a[:len(a) - len(unpadded(a[::-1]))] and unpadded(a[::-1])[::-1] == unpadded(e):
+        return (f"padding ({tokens.PAD}) at the start of the row, where the expected row is padded at its end",
+                f"relleno ({tokens.PAD}) al principio de la fila, donde la fila esperada se rellena al final")
+    return _sequence(unpadded(a), unpadded(e), "ids")
