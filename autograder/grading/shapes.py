@@ -278,6 +278,35 @@ def _normalised_axis(a, e, hints):
             "(o una normalización) que falta o está mal colocado")
 
 
+def _tempered(a, e, hints):
+    """Probabilities along the last axis that are the expected ones raised to a power c and
+    renormalised: softmax(c · scores) for softmax(scores), the scores scaled by c."""
+    if a.dim() < 1 or a.size(-1) < 2 or bool((e < 0).any()) or bool((a < 0).any()):
+        return None
+    if not (_sums_to_one(e, -1) and _sums_to_one(a, -1)) or not torch.equal(e > 0, a > 0):
+        return None
+    live = e > 1e-250
+    x, y = torch.where(live, e.log(), 0.0), torch.where(live, a.clamp_min(1e-300).log(), 0.0)
+    count = live.sum(-1, keepdim=True).clamp_min(1)
+    x = torch.where(live, x - x.sum(-1, keepdim=True) / count, 0.0)  # centred per row: the softmax's
+    y = torch.where(live, y - y.sum(-1, keepdim=True) / count, 0.0)  # normaliser drops out
+    denominator = (x * x).sum().item()
+    if denominator <= 1e-12:
+        return None
+    c = (x * y).sum().item() / denominator
+    if abs(c - 1) <= 1e-3 or c <= 0 or not _same(y, c * x):
+        return None
+    named = _name_constant(c, hints)
+    said = f"{_fmt(c)} = {named}" if named else _fmt(c)
+    dicho = f"{_es(c)} = {named}" if named else _es(c)
+    return (f"the probabilities are the expected ones {'sharpened' if c > 1 else 'flattened'}, as if the scores "
+            f"before the softmax were multiplied by {said}: a scaling of the scores (by sqrt(d_k), or a "
+            f"temperature) is missing, applied twice or applied the wrong way (× instead of ÷)",
+            f"las probabilidades son las esperadas {'más concentradas' if c > 1 else 'más repartidas'}, como si las "
+            f"puntuaciones antes del softmax se multiplicaran por {dicho}: un escalado de las puntuaciones (por "
+            f"sqrt(d_k), o una temperatura) falta, se aplica dos veces o al revés (× en lugar de ÷)")
+
+
 def _only_masked(a, e, hints):
     if hints.mask is None:
         return None
@@ -295,7 +324,7 @@ def _only_masked(a, e, hints):
 
 
 RECOGNISERS: tuple[Callable, ...] = (
-    _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _offset, _shifted, _normalised_axis,
+    _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _offset, _shifted, _normalised_axis, _tempered,
     _only_masked,
 )
 
