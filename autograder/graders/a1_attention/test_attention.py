@@ -13,7 +13,7 @@ import warnings
 import pytest
 import torch
 
-from autograder.grading import checks
+from autograder.grading import checks, shapes
 
 SDPA = "attention.scaled_dot_product_attention"
 
@@ -81,9 +81,10 @@ def _mistakes(compute, keys=MISTAKES):
     return [checks.Mistake(*MISTAKES[key], output=lambda key=key: compute(key)) for key in keys]
 
 
-def _close(actual, expected, what, mistakes, atol=1e-5, rtol=1e-4):
+def _close(actual, expected, what, mistakes, atol=1e-5, rtol=1e-4, d_k=None):
+    hints = shapes.Hints(constants={"sqrt(d_k)": math.sqrt(d_k), "d_k": float(d_k)}) if d_k else None
     try:
-        checks.close(actual, expected, what, atol=atol, rtol=rtol)
+        checks.close(actual, expected, what, atol=atol, rtol=rtol, hints=hints)
     except checks.CheckFailure as failure:
         found = checks.recognise(actual, mistakes, checks.matches(atol, max(rtol, 1e-4)))
         raise (failure.naming(found) if found else failure) from None
@@ -128,8 +129,10 @@ def _check_attention(student, q, k, v, mask=None, atol=1e-5):
                                   "scaled_dot_product_attention(...)")
     want_out, want_w = reference(q, k, v, mask)
     shape = f"q {tuple(q.shape)}, k {tuple(k.shape)}, v {tuple(v.shape)}" + (f", mask {tuple(mask.shape)}" if mask is not None else "")
-    _close(weights, want_w, f"weights for {shape}", _mistakes(lambda key: _attend(q, k, v, mask, key)[1]), atol=atol)
-    _close(output, want_out, f"output for {shape}", _mistakes(lambda key: _attend(q, k, v, mask, key)[0]), atol=atol)
+    _close(weights, want_w, f"weights for {shape}", _mistakes(lambda key: _attend(q, k, v, mask, key)[1]), atol=atol,
+           d_k=q.size(-1))
+    _close(output, want_out, f"output for {shape}", _mistakes(lambda key: _attend(q, k, v, mask, key)[0]), atol=atol,
+           d_k=q.size(-1))
     return output, weights
 
 
