@@ -60,6 +60,28 @@ def test_sequence_loss_ignores_pad():
     )
 
 
+def test_label_smoothing_mixes_in_the_mean_over_classes():
+    """With label_smoothing=0.1, is each label's loss 0.9 * -log p(label) + 0.1 * the mean of -log p over classes?"""
+    logits = torch.arange(2 * 3 * V, dtype=torch.float64).reshape(2, 3, V).cos() * 3
+    labels = torch.tensor([[2, 0, 0], [1, 4, 5]])
+    nll = -logits.log_softmax(-1)  # (B, T, V): -log p of every class
+    real = labels != 0
+    per_label = 0.9 * nll.gather(-1, labels[..., None])[..., 0] + 0.1 * nll.mean(-1)
+    want = per_label[real].mean().item()
+    plain = nll.gather(-1, labels[..., None])[..., 0][real].mean().item()
+    got = sequence_loss(logits, labels, pad_id=0, label_smoothing=0.1).item()
+    hint = (" That is the loss without smoothing: pass label_smoothing on (F.cross_entropy(..., label_smoothing=...)).",
+            " Es la pérdida sin suavizado: pasa label_smoothing (F.cross_entropy(..., label_smoothing=...)).") \
+        if _near(got, plain) else ("", "")
+    assert got == pytest.approx(want, rel=1e-6), (
+        f"sequence_loss(..., label_smoothing=0.1) gave {got:.6f}, expected {want:.6f}: the mean over the non-pad "
+        f"labels of 0.9 * -log p(label) + 0.1 * (the mean of -log p over the {V} classes).{hint[0]} / "
+        f"sequence_loss(..., label_smoothing=0.1) dio {got:.6f}, se esperaba {want:.6f}: la media sobre las "
+        f"etiquetas que no son pad de 0.9 * -log p(etiqueta) + 0.1 * (la media de -log p sobre las {V} "
+        f"clases).{hint[1]}"
+    )
+
+
 def test_uniform_logits_cost_log_v_even_with_smoothing():
     """Do all-equal logits cost log V per token, with or without label smoothing?"""
     labels = torch.tensor([[3, 4, 0]])
