@@ -6,6 +6,7 @@ every seed: the normalised groups have well-separated means and spreads of at le
 comparable to eps = 1e-5, so every mistake about eps shows (by about 5 %).
 """
 
+import itertools
 import math
 
 import pytest
@@ -85,13 +86,83 @@ NOT_A_PARAMETER = checks.Mistake(
     "nn.Parameter(...) a self.weight y self.bias para que el optimizador los entrene")
 
 
-def _close(actual, expected, what, atol, rtol, mistakes):
+def _close(actual, expected, what, atol, rtol, mistakes, stages=None):
     try:
         checks.close(actual, expected, what, atol=atol, rtol=rtol)
     except checks.CheckFailure as failure:
         # float32 code against a float64 mistake: allow float32 rounding of large values
         found = checks.recognise(actual, mistakes, checks.matches(atol, max(rtol, 1e-5)))
-        raise (failure.naming(found) if found else failure) from None
+        if found:
+            raise failure.naming(found) from None
+        raise failure.shaped(stages and stages(), replace=True) from None
+
+
+def _divisors(x, dims, eps):
+    """What a vector may be divided by, by name: the right one first."""
+    var = x.var(dims, unbiased=False, keepdim=True)
+    unbiased = x.var(dims, unbiased=True, keepdim=True) if math.prod(x.shape[d] for d in dims) > 1 else var
+    return {
+        "sqrt(var + eps)": (var + eps).sqrt(),
+        "var + eps, without the square root": var + eps,
+        "var, without the square root or eps": var,
+        "sqrt(var) + eps": var.sqrt() + eps,
+        "sqrt(var), without eps": var.sqrt(),
+        "sqrt(var + eps) with the unbiased variance (÷(N-1))": (unbiased + eps).sqrt(),
+        "std() + eps, the unbiased standard deviation": unbiased.sqrt() + eps,
+        "sqrt(var + eps²)": (var + eps * eps).sqrt(),
+        "1 (no division)": torch.ones_like(var),
+    }
+
+
+def _stage_difference(actual, x, weight, bias, eps, n):
+    """For an output no named mistake explains: the first stage of LayerNorm that differs,
+    read back from the output through the known weight and bias. x̂ = (y - bias) / weight
+    must have mean 0 over the normalised dims (the centring), and x - mean divided by x̂
+    must be one number per vector (the divisor), sqrt(var + eps)."""
+    if not (isinstance(actual, torch.Tensor) and actual.shape == x.shape and bool(torch.isfinite(actual).all())
+            and bool((weight.abs() > 1e-3).all())):
+        return None
+    x, y = x.double(), actual.double()
+    xhat = (y - bias.double()) / weight.double()
+    dims = tuple(range(x.dim() - n, x.dim()))
+    if not bool((xhat.mean(dims).abs() <= 1e-3).all()):
+        for k in range(1, x.dim() + 1):
+            for other in itertools.combinations(range(x.dim()), k):
+                if other != dims and bool((xhat.mean(other).abs() <= 1e-3).all()):
+                    return (f"(output - bias) / weight has mean 0 over dims {other}, not over the normalised dims "
+                            f"{dims}: take the mean (and the variance) over the last len(normalized_shape) dims",
+                            f"(salida - bias) / weight tiene media 0 sobre las dimensiones {other}, no sobre las "
+                            f"normalizadas {dims}: calcula la media (y la varianza) sobre las últimas "
+                            f"len(normalized_shape) dimensiones")
+        return ("(output - bias) / weight does not have mean 0 over each normalised vector: the centring (x - mean "
+                "over the last len(normalized_shape) dims) is where it starts to differ, or the output is not "
+                "x̂ * weight + bias",
+                "(salida - bias) / weight no tiene media 0 en cada vector normalizado: el centrado (x - media sobre "
+                "las últimas len(normalized_shape) dimensiones) es donde empieza a diferir, o la salida no es "
+                "x̂ * weight + bias")
+    centred = x - x.mean(dims, keepdim=True)
+    big = xhat.abs() > 1e-3
+    divisor = torch.where(big, centred / torch.where(big, xhat, 1.0), float("nan"))
+    per_vector = divisor.nanmedian(dim=-1, keepdim=True).values
+    for d in dims[:-1][::-1]:
+        per_vector = per_vector.nanmedian(dim=d, keepdim=True).values
+    spread = ((divisor - per_vector).abs() / per_vector.abs().clamp_min(1e-12))[big]
+    if not bool((spread <= 1e-3).all()):
+        return ("x - mean is right (the output is centred), but each vector is not divided by one number: the "
+                "division by sqrt(var + eps) is where it starts to differ",
+                "x - media está bien (la salida está centrada), pero cada vector no se divide entre un solo número: "
+                "la división entre sqrt(var + eps) es donde empieza a diferir")
+    seen = torch.isfinite(per_vector)  # a constant vector (x̂ = 0) shows no divisor
+    for name, value in _divisors(x, dims, eps).items():
+        if bool(((per_vector - value).abs() <= 1e-3 * value.abs() + 1e-9)[seen].all()):
+            return (f"x - mean is right, but each vector is divided by {name} instead of sqrt(var + eps) (the biased "
+                    f"variance, ÷N, over the normalised dims)",
+                    f"x - media está bien, pero cada vector se divide entre {name} en lugar de sqrt(var + eps) (la "
+                    f"varianza sesgada, ÷N, sobre las dimensiones normalizadas)")
+    return ("x - mean is right, but each vector is divided by the wrong amount: compute sqrt(var + eps) with the "
+            "biased variance (÷N) over the normalised dims",
+            "x - media está bien, pero cada vector se divide entre una cantidad equivocada: calcula sqrt(var + eps) "
+            "con la varianza sesgada (÷N) sobre las dimensiones normalizadas")
 
 
 def _conditioned(rng, lead, shape):
@@ -141,7 +212,8 @@ def _check_forward(student, normalized_shape, x, weight, bias, eps=1e-5):
     # less in the small one, of mean 0); the normalised value and weight carry it to y.
     atol = 1e-5 * max(1.0, weight.abs().max().item())
     _close(report.get("output"), want, f"LayerNorm({normalized_shape}, eps={eps:g}) output for input {tuple(x.shape)}",
-           atol, 1e-4, _mistakes(lambda key: _variant(x32, w32, b32, eps, weight.dim(), key).float()))
+           atol, 1e-4, _mistakes(lambda key: _variant(x32, w32, b32, eps, weight.dim(), key).float()),
+           lambda: _stage_difference(report.get("output"), x32, w32, b32, eps, weight.dim()))
 
 
 @pytest.mark.points(2)
@@ -157,7 +229,8 @@ def test_course_vectors(student, course_data):
                        output=lambda: torch.zeros(3, 3)),
     ]
     _close(report.get("output"), torch.tensor(data["outputs"]), "LayerNorm(3)(v1, v2, v3)",
-           0.5 * 10 ** -data["decimals"], 0, mistakes)
+           0.5 * 10 ** -data["decimals"], 0, mistakes,
+           lambda: _stage_difference(report.get("output"), x, ones, zeros, data["eps"], 1))
 
 
 @pytest.mark.points(1)
