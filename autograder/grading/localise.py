@@ -16,7 +16,9 @@ from typing import Callable
 
 import torch
 
+from ..sandbox.child.harness import trace
 from . import shapes
+from .checks import CheckFailure
 
 PREFIX_EN = "the first stage that differs from the reference (each stage run on the reference's input to it) is "
 PREFIX_ES = ("la primera etapa que difiere de la referencia (cada etapa ejecutada con la entrada de la referencia) "
@@ -136,3 +138,32 @@ def calls_difference(got, want: dict, *, atol: float, rtol: float,
         return (f"self.{extra[0]} is called more often than in the reference (a norm or sub-layer applied twice?)",
                 f"self.{extra[0]} se llama más veces que en la referencia (¿una norma o subcapa aplicada dos veces?)")
     return None
+
+
+def _traced_reference(module, args, kwargs):
+    was = module.training
+    module.eval()
+    try:
+        with torch.no_grad():
+            return trace(module, *args, **kwargs)
+    finally:
+        module.train(was)
+
+
+def traced_difference(student, model_spec: dict, ref_module, args: list, tensors: dict, path=(), *,
+                      atol: float, rtol: float, axes=(), kwargs: dict | None = None):
+    """Which sub-module of the student's module first gets an input other than the
+    reference's, both run on ``args`` (the module is ``model_spec``'s model, or the one at
+    attribute ``path`` inside it): ``(traced, found)``, where ``traced`` says whether the
+    student's module could be traced at all and ``found`` is None when every call agrees."""
+    steps, held = [], {"$": "model"}
+    for i, part in enumerate(path):
+        steps.append([f"part{i}", "getattr", [held, part], {}])
+        held = {"$": f"part{i}"}
+    steps.append(["traced", "trace", [held, *args], kwargs or {}])
+    try:
+        got = student.script(steps, model_spec=model_spec, returns=["traced"])["traced"]
+    except CheckFailure:
+        return False, None
+    return True, calls_difference(got, _traced_reference(ref_module, args, kwargs or {}), atol=atol, rtol=rtol,
+                                  tensors=tensors, axes=axes)

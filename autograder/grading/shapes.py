@@ -338,7 +338,8 @@ def explain(actual, expected, hints: Hints | None = None) -> tuple[str, str] | N
         return None
     hints = hints or Hints()
     if actual.shape != expected.shape:
-        return _permuted_shape(actual.double(), expected.double(), hints)
+        a, e = actual.detach().double(), expected.detach().double()
+        return _permuted_shape(a, e, hints) or _reduced_axis(a, e, hints)
     a, e = actual.detach().double(), expected.detach().double()
     if not (_finite(e) and _finite(a)) or a.numel() < 2:
         return None
@@ -364,6 +365,25 @@ def _permuted_shape(a, e, hints):
                     f"los valores son correctos pero los ejes están en otro orden (forma {tuple(a.shape)} en lugar "
                     f"de {tuple(e.shape)}): permute(*{perm}) de la salida da el tensor esperado; revisa el orden de "
                     "un transpose, view o reshape")
+    return None
+
+
+def _reduced_axis(a, e, hints):
+    """A tensor with one axis fewer: the expected one averaged, summed or indexed over it."""
+    if a.dim() != e.dim() - 1:
+        return None
+    for d in range(e.dim()):
+        if tuple(e.shape[:d] + e.shape[d + 1:]) != tuple(a.shape):
+            continue
+        axis, eje = hints.axis(d, e.dim())
+        for how, how_es, reduce in (("averaged", "promediados", lambda t: t.mean(d)),
+                                    ("summed", "sumados", lambda t: t.sum(d)),
+                                    ("taken at index 0 only", "tomados solo en el índice 0", lambda t: t.select(d, 0))):
+            if _same(a, reduce(e)):
+                return (f"the values are the expected ones {how} over {axis}: keep that axis (shape "
+                        f"{tuple(e.shape)}, not {tuple(a.shape)})",
+                        f"los valores son los esperados {how_es} sobre {eje}: conserva ese eje (forma "
+                        f"{tuple(e.shape)}, no {tuple(a.shape)})")
     return None
 
 

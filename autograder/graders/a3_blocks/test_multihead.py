@@ -6,8 +6,9 @@ import pytest
 import torch
 from torch import nn
 
+from autograder import reference
 from autograder.graders.torch_parity import mha_state
-from autograder.grading import checks
+from autograder.grading import checks, localise
 
 MHA = "multihead.MultiHeadAttention"
 
@@ -100,8 +101,17 @@ def _compare(student, rng, d_model, h, query, key, value, mask=None, what="outpu
     )
     out, weights = checks.pair(report.get("output"), "MultiHeadAttention(...)(query, key, value, mask, need_weights=True)")
     shape = f"d_model={d_model}, h={h}, query {tuple(query.shape)}, key {tuple(key.shape)}"
+
+    def inside():  # which of w_q, w_k, w_v, w_o first gets another input than the reference's
+        ref = reference.load("multihead").MultiHeadAttention(d_model, h).double()
+        ref.load_state_dict(state)
+        spec = {"target": MHA, "init_args": [d_model, h], "init_kwargs": {}, "state": state, "dtype": "float64"}
+        found = localise.traced_difference(student, spec, ref, [query, key, value, mask],
+                                           {"the query": query, "the key": key, "the value": value},
+                                           atol=1e-9, rtol=1e-5, kwargs={"need_weights": True})[1]
+        return found and (f"inside MultiHeadAttention, {found[0]}", f"dentro de MultiHeadAttention, {found[1]}")
     checks.close(out, want.detach(), f"{what} for {shape}", atol=1e-9,
-                 mistakes=mistakes(state, h, query, key, value, mask, 0))
+                 mistakes=mistakes(state, h, query, key, value, mask, 0), localise=inside)
     checks.close(weights, want_w.detach(), f"per-head weights (B, h, T_q, T_k) for {shape}", atol=1e-9,
                  mistakes=mistakes(state, h, query, key, value, mask, 1))
 

@@ -72,13 +72,27 @@ def _tolerance(max_len):
     return 1e-5 + 5e-7 * max_len
 
 
+PE_PARAMETER = checks.Mistake(
+    "pe is an nn.Parameter, so the optimizer would train the table: register it with self.register_buffer('pe', pe)",
+    "pe es un nn.Parameter, así que el optimizador entrenaría la tabla: regístrala con self.register_buffer('pe', pe)")
+PE_PLAIN = checks.Mistake(
+    "pe is a plain tensor attribute: it does not follow model.to(device) and is not saved in the state_dict; register "
+    "it with self.register_buffer('pe', pe)",
+    "pe es un atributo tensor normal: no sigue a model.to(device) ni se guarda en el state_dict; regístralo con "
+    "self.register_buffer('pe', pe)")
+
+
 def _pe_buffer(report, what):
-    checks.expect(
-        "pe" in report.get("buffers", []) and not report["parameters"],
+    if "pe" in report.get("buffers", []) and not report["parameters"]:
+        return report["attributes"].get("pe")
+    failure = checks.CheckFailure(
         f"{what}: pe must be a registered buffer (self.register_buffer) and the module must have no parameters",
-        f"{what}: pe debe ser un buffer registrado (self.register_buffer) y el módulo no debe tener parámetros",
-    )
-    return report["attributes"].get("pe")
+        f"{what}: pe debe ser un buffer registrado (self.register_buffer) y el módulo no debe tener parámetros")
+    if "pe" in report["parameters"]:
+        raise failure.naming(PE_PARAMETER)
+    if "pe" not in report.get("buffers", []) and isinstance(report["attributes"].get("pe"), torch.Tensor):
+        raise failure.naming(PE_PLAIN)
+    raise failure
 
 
 @pytest.mark.points(2)

@@ -13,7 +13,7 @@ import torch
 
 from autograder import reference
 from autograder.grading import checks, localise, shapes
-from autograder.sandbox.child.harness import _load, trace
+from autograder.sandbox.child.harness import _load
 
 ATOL, RTOL = 1e-6, 1e-6
 AXES = ("batch", "position", "feature")
@@ -130,32 +130,10 @@ def first_difference(student, model_spec: dict, config: dict, model, src, tgt) -
         "decode(tgt, *encode(src)), con la memoria y la máscara de origen que devolvió encode"))
 
 
-def _traced_reference(layer, args):
-    was = layer.training
-    layer.eval()
-    try:
-        with torch.no_grad():
-            return trace(layer, *args)
-    finally:
-        layer.train(was)
-
-
 def layer_difference(student, model_spec: dict, ref_layer, args: list, tensors: dict, path=()):
-    """Which sub-layer of the student's layer first gets an input other than the
-    reference's, both run on ``args`` (the layer is ``model_spec``'s model, or the module
-    at attribute ``path`` inside it): ``(traced, found)``, where ``traced`` says whether the
-    student's layer could be traced at all and ``found`` is None when every call agrees."""
-    steps, held = [], {"$": "model"}
-    for i, part in enumerate(path):
-        steps.append([f"part{i}", "getattr", [held, part], {}])
-        held = {"$": f"part{i}"}
-    steps.append(["traced", "trace", [held, *args], {}])
-    try:
-        got = student.script(steps, model_spec=model_spec, returns=["traced"])["traced"]
-    except checks.CheckFailure:
-        return False, None
-    return True, localise.calls_difference(got, _traced_reference(ref_layer, args), atol=ATOL, rtol=RTOL,
-                                           tensors=tensors, axes=AXES)
+    """``localise.traced_difference`` at the Transformer's tolerance and axis names."""
+    return localise.traced_difference(student, model_spec, ref_layer, args, tensors, path, atol=ATOL, rtol=RTOL,
+                                      axes=AXES)
 
 
 def _in_layer(found, student, model_spec, ref_layer, args, tensors, path):
