@@ -246,6 +246,14 @@ def _padded_row(a: list[int], e: list[int]) -> Found:
         while row and row[-1] == tokens.PAD:
             row = row[:-1]
         return row
+    body = unpadded(e)
+    tail = a[len(body):]
+    padded = all(t == tokens.PAD for t in e[len(body):])
+    if a[:len(body)] == body and tail and len(set(tail)) == 1 and tail[0] != tokens.PAD and padded:
+        return (f"the row is right up to its end, then padded with {tail[0]} where the expected padding is "
+                f"<pad> ({tokens.PAD}): fill the finished positions with pad_id",
+                f"la fila está bien hasta su final, y luego se rellena con {tail[0]} donde el relleno esperado es "
+                f"<pad> ({tokens.PAD}): rellena las posiciones terminadas con pad_id")
     if a != e and a[:len(a) - len(unpadded(a[::-1]))] and unpadded(a[::-1])[::-1] == unpadded(e):
         return (f"padding ({tokens.PAD}) at the start of the row, where the expected row is padded at its end",
                 f"relleno ({tokens.PAD}) al principio de la fila, donde la fila esperada se rellena al final")

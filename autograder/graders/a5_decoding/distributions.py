@@ -137,7 +137,34 @@ def check_draws(draws, probs, what, found_among=()):
         checks.frequencies(draws, probs, what)
     except CheckFailure as failure:
         found = recognise_all(draws, found_among, follows)
-        raise (failure.naming(found) if found else failure) from None
+        raise (failure.naming(found) if found else failure.shaped(outside_support(draws, probs))) from None
+
+
+def outside_support(draws, probs) -> tuple[str, str] | None:
+    """The shape of draws that fall outside the tokens ``probs`` keeps: all among the first
+    k token ids (the kept tokens' places in the sorted order, not their ids), or spread over
+    tokens a filter should have removed."""
+    if not isinstance(draws, torch.Tensor) or draws.dtype != torch.int64 or probs.dim() != 1:
+        return None
+    kept = set((probs > 0).nonzero().flatten().tolist())
+    drawn = set(draws.flatten().tolist())
+    k = len(kept)
+    if drawn <= kept or not drawn <= set(range(probs.numel())):
+        return None
+    if drawn <= set(range(k)) and kept != set(range(k)):
+        return (f"every draw is one of the first {k} token ids, the places the {k} kept tokens have in the sorted "
+                f"order: after filtering the sorted logits, put them back at their tokens' positions (scatter with "
+                f"the sort's indices)",
+                f"cada muestra es uno de los {k} primeros ids de token, los puestos que los {k} tokens conservados "
+                f"tienen en el orden ordenado: tras filtrar los logits ordenados, devuélvelos a las posiciones de sus "
+                f"tokens (scatter con los índices de la ordenación)")
+    outside = sorted(drawn - kept)
+    return (f"tokens that the filter must remove are drawn ({outside[:6]}; only {sorted(kept)[:8]} may be): the "
+            f"logits sampled from are not the filtered ones (a filtered copy whose result is discarded?) or the "
+            f"filter keeps too many tokens",
+            f"salen tokens que el filtro debe quitar ({outside[:6]}; solo pueden salir {sorted(kept)[:8]}): los "
+            f"logits de los que se muestrea no son los filtrados (¿una copia filtrada cuyo resultado se descarta?) o "
+            f"el filtro conserva demasiados tokens")
 
 
 def naming_crash(student, failure):

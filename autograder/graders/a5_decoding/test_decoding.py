@@ -11,6 +11,7 @@ and a failed check names the mistake whose output the student's matches.
 import pytest
 import torch
 
+from autograder import reference
 from autograder.graders.a5_decoding import distributions as dist
 from autograder.graders.a5_decoding.decoders import (
     BEAM_MISTAKES,
@@ -30,6 +31,15 @@ from autograder.grading import checks
 from autograder.grading.checks import CheckFailure
 
 ALPHAS = [round(0.1 * i, 1) for i in range(1, 21)]  # length penalties a test may pick from
+
+NOT_PADDED = checks.Mistake(
+    "a finished row goes on generating: once a row has emitted EOS, every later token of it must be pad_id "
+    "(torch.where(finished, pad_id, next_token))",
+    "una fila terminada sigue generando: cuando una fila ha emitido EOS, todos sus tokens posteriores deben ser "
+    "pad_id (torch.where(terminadas, pad_id, siguiente))")
+STOPS_LATE = checks.Mistake(
+    "the loop goes on after every row has emitted EOS: stop (break) as soon as all rows are finished, not at max_len",
+    "el bucle sigue cuando todas las filas ya han emitido EOS: para (break) en cuanto todas terminen, no en max_len")
 
 
 def _greedy_case(rng, B, max_len, eos_bias):
@@ -51,6 +61,36 @@ def test_greedy_decode(student, rng):
     got = student.call("decoding.greedy_decode", src, max_len, SOS, EOS, PAD, model_spec=spec)
     equal_naming(got, want, f"greedy_decode(src {tuple(src.shape)}, max_len={max_len}) tokens",
                  greedy_mistakes(model, src, max_len), model, src, greedy=True)
+
+
+PAD_DEFAULT = checks.Mistake(
+    "finished rows are filled with 0 (a default) instead of the pad_id argument: pass pad_id on and fill with it",
+    "las filas terminadas se rellenan con 0 (un valor por defecto) en lugar del argumento pad_id: pásalo y rellena "
+    "con él")
+
+
+@pytest.mark.points(1)
+def test_padding_uses_the_given_pad_id(student, rng):
+    """Do greedy decoding and beam search fill finished rows with the pad_id they are given, not 0? / ¿Rellenan la decodificación voraz y la búsqueda en haz las filas terminadas con el pad_id que reciben, no con 0?"""
+    model, spec, src, max_len, _ = _greedy_case(rng, checks.randint(rng, 3, 6), lambda: checks.randint(rng, 4, 12),
+                                                lambda: 1.0 + 2 * torch.rand(1, generator=rng).item())
+    pad = checks.randint(rng, 4, model.generator.out_features - 1)
+    decoding, beam = reference.load("decoding"), reference.load("beam")
+    k = checks.randint(rng, 2, 3)
+    with torch.no_grad():
+        cases = [("decoding.greedy_decode", [src, max_len, SOS, EOS, pad],
+                  decoding.greedy_decode(model, src, max_len, SOS, EOS, pad), "greedy_decode"),
+                 ("beam.beam_search", [src, k, max_len, SOS, EOS, pad],
+                  beam.beam_search(model, src, k, max_len, SOS, EOS, pad), f"beam_search(beam_size={k})")]
+    for target, args, want, name in cases:
+        finished = (want == EOS).long().cumsum(1) - (want == EOS).long() > 0  # after each row's EOS
+        got = student.call(target, *args, model_spec=spec)
+        try:
+            checks.equal(got, want, f"{name}(src {tuple(src.shape)}, max_len={max_len}, pad_id={pad}) tokens")
+        except CheckFailure as failure:
+            zeros = want.masked_fill(finished, 0)
+            raise (failure.naming(PAD_DEFAULT) if isinstance(got, torch.Tensor) and torch.equal(got, zeros)
+                   else failure) from None
 
 
 @pytest.mark.points(1)
@@ -97,13 +137,15 @@ def test_sample_decode(student, rng):
                   f"sample_decode output must be (8, L) with L <= {max_len}, got {tuple(a.shape)}",
                   f"la salida de sample_decode debe ser (8, L) con L <= {max_len}, es {tuple(a.shape)}")
     after_eos = (a == EOS).long().cumsum(1) - (a == EOS).long() > 0
-    checks.expect(bool((a[after_eos] == PAD).all()), "every token after a row's EOS must be pad_id",
-                  "todo token tras el EOS de una fila debe ser pad_id")
+    if not bool((a[after_eos] == PAD).all()):
+        raise checks.CheckFailure("every token after a row's EOS must be pad_id",
+                                  "todo token tras el EOS de una fila debe ser pad_id").naming(NOT_PADDED)
     # All rows finished before the last column means one step too many (a 1-column output
     # whose rows all end at once is fine).
     finished = (a == EOS).cumsum(1) > 0
-    checks.expect(a.size(1) == 1 or not bool(finished[:, -2].all()),
-                  "decoding must stop as soon as every row has finished", "la decodificación debe parar en cuanto terminan todas las filas")
+    if a.size(1) > 1 and bool(finished[:, -2].all()):
+        raise checks.CheckFailure("decoding must stop as soon as every row has finished",
+                                  "la decodificación debe parar en cuanto terminan todas las filas").naming(STOPS_LATE)
     # The temperature: the first token of many copies of one sentence follows softmax(logits / T).
     n = 20_000
     spec, many, temperature, logits = _first_token_case(rng, n)

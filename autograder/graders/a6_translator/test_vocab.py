@@ -151,10 +151,13 @@ def test_encode_and_decode(student, rng):
             variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got["itos"])),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: lambda got: encodes(False)),
             variants.mistake(*variants.DECODE_KEEPS, lambda: decodes_keeping)], _matches) from None
-    bad = len(v) + checks.randint(rng, 0, 5)
-    error = student.script_error([["v", "vocab.Vocab", [words], {}], ["d", "$v.decode", [[4, bad]], {}]])
-    checks.expect(error is not None and error["type"] == "IndexError" and str(len(v)) in error["message"],
-                  f"decode([4, {bad}]) with a vocabulary of {len(v)} must raise IndexError naming that size; "
-                  + (f"it raised {error['type']}: {error['shown']}" if error else "it returned"),
-                  f"decode([4, {bad}]) con un vocabulario de {len(v)} debe lanzar IndexError que diga ese tamaño; "
-                  + (f"lanzó {error['type']}: {error['shown']}" if error else "devolvió un valor"))
+    # Past the end, and below 0: a negative id would silently pick a word from the end of itos.
+    for bad in (len(v) + checks.randint(rng, 0, 5), -checks.randint(rng, 1, len(v))):
+        error = student.script_error([["v", "vocab.Vocab", [words], {}], ["d", "$v.decode", [[4, bad]], {}]])
+        checks.expect(error is not None and error["type"] == "IndexError" and str(len(v)) in error["message"],
+                      f"decode([4, {bad}]) with a vocabulary of {len(v)} must raise IndexError naming that size "
+                      f"(ids go from 0 to {len(v) - 1}); "
+                      + (f"it raised {error['type']}: {error['shown']}" if error else "it returned"),
+                      f"decode([4, {bad}]) con un vocabulario de {len(v)} debe lanzar IndexError que diga ese tamaño "
+                      f"(los ids van de 0 a {len(v) - 1}); "
+                      + (f"lanzó {error['type']}: {error['shown']}" if error else "devolvió un valor"))
