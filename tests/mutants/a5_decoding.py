@@ -181,4 +181,18 @@ MUTANTS = {
         must_fail=["Does beam search with beams of 2 to 4"],
         names="misses one token",
     ),
+    "greedy decoding pads with the default 0, not pad_id": Mutant(
+        "decoding.py",
+        [("return sample_decode(model, src, max_len, sos_id, eos_id, pad_id, temperature=0.0, use_cache=use_cache)",
+          "return sample_decode(model, src, max_len, sos_id, eos_id, temperature=0.0, use_cache=use_cache)")],
+        must_fail=["Do greedy decoding and beam search fill finished rows"],
+        names="instead of the pad_id argument",
+    ),
+    "beam search pads with zeros, not pad_id": Mutant(
+        "beam.py",
+        [("out = torch.full((src.size(0), max(len(h) for h in best)), pad_id, dtype=torch.long, device=src.device)",
+          "out = torch.zeros((src.size(0), max(len(h) for h in best)), dtype=torch.long, device=src.device)")],
+        must_fail=["Do greedy decoding and beam search fill finished rows"],
+        names="instead of the pad_id argument",
+    ),
 }

@@ -304,4 +304,9 @@ MUTANTS = {
         must_fail=["Does translate clean"],
         names="empty after cleaning to the model",
     ),
+    "decode accepts negative ids": Mutant(
+        "vocab.py",
+        [("if not 0 <= i < len(self.itos):", "if i >= len(self.itos):")],
+        must_fail=["Does encode map unknown words to <unk>"],
+    ),
 }
