@@ -174,3 +174,114 @@ def test_matches_torch_layernorm():
             _values_hint(out, expected, n=8),
         ) + "\n" + default,
     )
+
+
+def _compare_with_torch(ours, theirs, x, what, what_es, hints=()):
+    """``ours(x)`` matches ``theirs(x)`` (an nn.LayerNorm with the same settings and
+    parameters); ``hints``: (output of a classic mistake, (en, es)) pairs named on failure."""
+    out, expected = ours(x), theirs(x)
+    _check_shape_and_dtype(out, expected)
+    hint = next((h for wrong, h in hints if _near(out, wrong, atol=1e-5)), None)
+    if hint is None and not torch.isnan(out).any():
+        hint = _values_hint(out, expected, n=expected[0].numel()) if not hints else None
+    torch.testing.assert_close(
+        out, expected, atol=1e-5, rtol=1e-5,
+        msg=lambda default: _say(
+            f"{what} must match nn.LayerNorm with the same settings on x of shape {tuple(x.shape)}; the first "
+            f"output vector should be {_r(expected.flatten()[:6])}..., got {_r(out.flatten()[:6])}...",
+            f"{what_es} debe coincidir con nn.LayerNorm con los mismos ajustes en una x de forma {tuple(x.shape)}; "
+            f"el primer vector de salida debería ser {_r(expected.flatten()[:6])}..., pero da "
+            f"{_r(out.flatten()[:6])}...",
+            hint,
+        ) + "\n" + default,
+    )
+
+
+def _normalise(x, dims, eps, inside=True):
+    mean = x.mean(dims, keepdim=True)
+    var = x.var(dims, unbiased=False, keepdim=True)
+    return (x - mean) / (torch.sqrt(var + eps) if inside else torch.sqrt(var) + eps)
+
+
+def test_eps_is_the_argument_and_goes_inside_the_square_root():
+    """With a large eps (0.5) and small inputs, does LayerNorm(6, eps=0.5) still match nn.LayerNorm(6, eps=0.5)?"""
+    torch.manual_seed(1)
+    x = 0.3 * torch.randn(3, 6)  # a variance near eps, so where eps goes shows
+    _compare_with_torch(LayerNorm(6, eps=0.5), nn.LayerNorm(6, eps=0.5), x, "LayerNorm(6, eps=0.5)",
+                        "LayerNorm(6, eps=0.5)", hints=[
+        (_normalise(x, -1, 1e-5), ("the output is what eps = 1e-5 gives: use the eps passed to __init__ "
+                                   "(self.eps), not a fixed number",
+                                   "la salida es la que da eps = 1e-5: usa el eps que recibe __init__ (self.eps), "
+                                   "no un número fijo")),
+        (_normalise(x, -1, 0.5, inside=False), ("eps is added to the standard deviation; add it to the variance, "
+                                                "inside the square root: sqrt(var + eps)",
+                                                "eps se suma a la desviación típica; súmalo a la varianza, dentro "
+                                                "de la raíz cuadrada: sqrt(var + eps)")),
+        (_normalise(x, -1, 0.0), ("the output is what eps = 0 gives: add eps to the variance",
+                                  "la salida es la que da eps = 0: suma eps a la varianza")),
+    ])
+
+
+def test_normalises_over_every_dimension_of_a_tuple_shape():
+    """Does LayerNorm((3, 4)) normalise each (3, 4) block as a whole, like nn.LayerNorm((3, 4))?"""
+    torch.manual_seed(2)
+    x = torch.randn(2, 5, 3, 4)
+    _compare_with_torch(LayerNorm((3, 4)), nn.LayerNorm((3, 4)), x, "LayerNorm((3, 4))", "LayerNorm((3, 4))", hints=[
+        (_normalise(x, -1, 1e-5), ("each row of 4 is normalised on its own: with a tuple normalized_shape, take the "
+                                   "mean and variance over its last len(normalized_shape) dims together, "
+                                   "dim=(-2, -1) here",
+                                   "cada fila de 4 se normaliza por separado: con un normalized_shape en tupla, "
+                                   "calcula la media y la varianza sobre sus últimas len(normalized_shape) "
+                                   "dimensiones a la vez, dim=(-2, -1) aquí")),
+        (_normalise(x, (1, 2, 3), 1e-5), ("the statistics also run over dim 1: take them over the last "
+                                          "len(normalized_shape) dims only",
+                                          "las estadísticas también recorren la dimensión 1: calcúlalas solo sobre "
+                                          "las últimas len(normalized_shape) dimensiones")),
+    ])
+
+
+def test_weight_scales_then_bias_shifts():
+    """With weight and bias set to other values, does LayerNorm give normalised x * weight + bias, like nn.LayerNorm?"""
+    torch.manual_seed(3)
+    x = torch.randn(4, 5)
+    ours, theirs = LayerNorm(5), nn.LayerNorm(5)
+    with torch.no_grad():
+        for norm in (ours, theirs):
+            norm.weight.copy_(torch.tensor([2.0, -1.0, 0.5, 3.0, 1.5]))
+            norm.bias.copy_(torch.tensor([0.1, 0.2, -0.3, 1.0, -2.0]))
+    plain = _normalise(x, -1, 1e-5)
+    w, b = theirs.weight.detach(), theirs.bias.detach()
+    _compare_with_torch(ours, theirs, x, "LayerNorm(5) with weight and bias set", "LayerNorm(5) con weight y bias "
+                        "fijados", hints=[
+        ((plain + b) * w, ("the bias is added before the scaling: multiply by weight first, then add bias",
+                           "el bias se suma antes de escalar: multiplica primero por weight y luego suma bias")),
+        (plain * b + w, ("weight and bias are swapped: x_hat * weight + bias",
+                         "weight y bias están intercambiados: x_hat * weight + bias")),
+        (plain, ("weight and bias are not used in forward: return x_hat * self.weight + self.bias",
+                 "weight y bias no se usan en forward: devuelve x_hat * self.weight + self.bias")),
+    ])
+
+
+def test_gradients_match_torch_layernorm():
+    """Do the gradients with respect to x, weight and bias match nn.LayerNorm's?"""
+    torch.manual_seed(4)
+    x = torch.randn(3, 6, dtype=torch.float64)
+    ours, theirs = LayerNorm(6).double(), nn.LayerNorm(6).double()
+    upstream = torch.randn(3, 6, dtype=torch.float64)
+    grads = []
+    for norm in (ours, theirs):
+        xi = x.clone().requires_grad_()
+        (norm(xi) * upstream).sum().backward()
+        grads.append({"x": xi.grad, "weight": norm.weight.grad, "bias": norm.bias.grad})
+    for name in ("x", "weight", "bias"):
+        got, want = grads[0][name], grads[1][name]
+        assert got is not None, _say(
+            f"no gradient reaches {name}: do not detach anything or use .data / torch.no_grad() in forward",
+            f"ningún gradiente llega a {name}: no uses detach, .data ni torch.no_grad() en forward")
+        assert torch.allclose(got, want, atol=1e-8), _say(
+            f"the gradient with respect to {name} differs from nn.LayerNorm's: expected {_r(want.flatten()[:6])}..., "
+            f"got {_r(got.flatten()[:6])}...; compute the output with differentiable tensor operations only (the "
+            f"mean and variance included: do not detach them)",
+            f"el gradiente respecto a {name} difiere del de nn.LayerNorm: se esperaba {_r(want.flatten()[:6])}..., "
+            f"pero da {_r(got.flatten()[:6])}...; calcula la salida solo con operaciones diferenciables de tensores "
+            f"(incluidas la media y la varianza: no les hagas detach)")

@@ -8,8 +8,8 @@ import torch
 from beam import beam_search
 from decoding import greedy_decode, sample_decode
 
-PAD, SOS, EOS, A, B = 0, 1, 2, 3, 4
-NAMES = {PAD: "PAD", SOS: "SOS", EOS: "EOS", A: "A", B: "B"}
+PAD, SOS, EOS, A, B, C = 0, 1, 2, 3, 4, 5
+NAMES = {PAD: "PAD", SOS: "SOS", EOS: "EOS", A: "A", B: "B", C: "C"}
 
 
 class BigramModel:
@@ -34,6 +34,103 @@ TABLE = [
     [0.0, 0.0, 0.4, 0.3, 0.3],  # after A
     [0.0, 0.0, 0.9, 0.05, 0.05],  # after B
 ]
+
+
+class CountdownModel:
+    """Row b emits A src[b, 0] times, then EOS: rows of one batch finish at different steps.
+    The next token depends on the position, so the decoder must see the whole prefix."""
+
+    def encode(self, src):
+        return src[:, :1, None].float(), torch.ones(src.size(0), 1, 1, src.size(1), dtype=torch.bool)
+
+    def decode(self, tgt, memory, src_mask):
+        n = memory[:, 0, 0].long()  # (B,): how many A's each row emits
+        position = torch.arange(tgt.size(1))[None, :]  # (1, T)
+        nxt = torch.where(position < n[:, None], A, EOS)  # (B, T)
+        return torch.nn.functional.one_hot(nxt, 5).float() * 10  # (B, T, V)
+
+
+COUNTDOWN_SRC = torch.tensor([[1, 7], [3, 7]])  # row 0: A EOS; row 1: A A A EOS
+COUNTDOWN_OUT = [[A, EOS, PAD, PAD], [A, A, A, EOS]]
+
+
+def _countdown_hint(got):
+    if _starts_with_sos(got):
+        return SOS_HINT
+    if len(got) == 2 and got[0][:2] == [A, EOS] and got[1][:3] == [A, A, A] and len(got[1]) == 3:
+        return ("Row 1 was cut when row 0 finished: keep decoding until every row has emitted EOS (or max_len).",
+                "La fila 1 se cortó cuando terminó la fila 0: sigue decodificando hasta que todas las filas hayan "
+                "emitido EOS (o max_len).")
+    if got and all(set(row) == {A} for row in got):
+        return ("Every row is A again and again: the model's next token depends on the whole prefix, so give "
+                "decoder.step all the tokens so far, not only the last one.",
+                "Todas las filas son A una y otra vez: el siguiente token del modelo depende de todo el prefijo, así "
+                "que pasa a decoder.step todos los tokens hasta ahora, no solo el último.")
+    if len(got) == 2 and got[0][:2] == [A, EOS] and got[0][2:] and set(got[0][2:]) != {PAD}:
+        return (f"After its EOS, row 0 holds {got[0][2:]}: a finished row is padded with pad_id={PAD}.",
+                f"Tras su EOS, la fila 0 contiene {got[0][2:]}: una fila terminada se rellena con pad_id={PAD}.")
+    return ("Each row stops at its own EOS, padded with pad_id until the longest row ends.",
+            "Cada fila para en su propio EOS, rellenada con pad_id hasta que acabe la fila más larga.")
+
+
+def test_rows_finish_at_their_own_step():
+    """In a batch whose rows end at different steps, does each row stop at its own EOS, padded after it?"""
+    got = greedy_decode(CountdownModel(), COUNTDOWN_SRC, max_len=8, sos_id=SOS, eos_id=EOS, pad_id=PAD).tolist()
+    hint = _countdown_hint(got)
+    assert got == COUNTDOWN_OUT, (
+        f"greedy_decode gave {_show(got)}, expected {_show(COUNTDOWN_OUT)}: row 0 emits A then EOS, row 1 A A A "
+        f"then EOS, and row 0 is padded meanwhile. {hint[0]} / "
+        f"greedy_decode dio {_show(got)}, se esperaba {_show(COUNTDOWN_OUT)}: la fila 0 emite A y EOS, la fila 1 "
+        f"A A A y EOS, y mientras tanto la fila 0 se rellena. {hint[1]}"
+    )
+
+
+def test_beam_search_rows_finish_at_their_own_step():
+    """Does beam search return each row's best hypothesis up to its EOS, padded with pad_id (not EOS) after it?"""
+    got = beam_search(CountdownModel(), COUNTDOWN_SRC, beam_size=2, max_len=8, sos_id=SOS, eos_id=EOS,
+                      pad_id=PAD).tolist()
+    hint = _countdown_hint(got)
+    assert got == COUNTDOWN_OUT, (
+        f"beam_search(beam_size=2) gave {_show(got)}, expected {_show(COUNTDOWN_OUT)}: every step has one token "
+        f"of probability ~1, so the best hypotheses are the greedy ones. {hint[0]} / "
+        f"beam_search(beam_size=2) dio {_show(got)}, se esperaba {_show(COUNTDOWN_OUT)}: en cada paso un token "
+        f"tiene probabilidad ~1, así que las mejores hipótesis son las voraces. {hint[1]}"
+    )
+
+
+# From SOS: A 0.52, B 0.48. After B: EOS. After A: C 0.9, then after C: EOS 0.9.
+# B EOS has probability 0.48; A C EOS 0.52 x 0.9 x 0.9 = 0.42: log-probabilities (over the
+# length penalty too) prefer B EOS, while adding up probabilities (0.48 + 1 against
+# 0.52 + 0.9 + 0.9) would prefer the longer one.
+SUM_TABLE = [
+    [1 / 6] * 6,  # after PAD (unused)
+    [0.0, 0.0, 0.0, 0.52, 0.48, 0.0],  # after SOS
+    [1 / 6] * 6,  # after EOS (unused)
+    [0.0, 0.0, 0.1, 0.0, 0.0, 0.9],  # after A
+    [0.0, 0.0, 1.0, 0.0, 0.0, 0.0],  # after B
+    [0.0, 0.0, 0.9, 0.0, 0.0, 0.1],  # after C
+]
+
+
+def test_beam_search_adds_log_probabilities():
+    """Does a beam of 2 prefer B EOS (probability 0.48) to A C EOS (0.42), scoring by summed log-probabilities?"""
+    got = beam_search(BigramModel(SUM_TABLE), torch.ones(1, 3, dtype=torch.long), beam_size=2, max_len=5,
+                      sos_id=SOS, eos_id=EOS, pad_id=PAD).tolist()
+    if got == [[A, C, EOS]]:
+        hint = ("That is the hypothesis with the larger sum of probabilities: add log-probabilities "
+                "(log_softmax), which multiplies the probabilities.",
+                "Es la hipótesis con mayor suma de probabilidades: suma log-probabilidades (log_softmax), lo que "
+                "multiplica las probabilidades.")
+    else:
+        hint = ("Score a hypothesis by the sum of its tokens' log-probabilities over the length penalty.",
+                "Puntúa una hipótesis con la suma de las log-probabilidades de sus tokens entre la penalización por "
+                "longitud.")
+    assert got == [[B, EOS]], (
+        f"beam_search(beam_size=2) gave {_show(got)}, expected {_show([[B, EOS]])}: B EOS has probability 0.48, "
+        f"A C EOS 0.52 × 0.9 × 0.9 = 0.42. {hint[0]} / "
+        f"beam_search(beam_size=2) dio {_show(got)}, se esperaba {_show([[B, EOS]])}: B EOS tiene probabilidad "
+        f"0,48, A C EOS 0,52 × 0,9 × 0,9 = 0,42. {hint[1]}"
+    )
 
 
 def _show(rows):

@@ -175,3 +175,20 @@ def test_draws_follow_softmax_of_logits_over_temperature():
         f"dieron proporciones {_got(shares.round(decimals=3))}, se esperaba cerca de {_got(want.round(decimals=3))}; "
         f"{hint[1]}"
     )
+
+
+def test_top_p_keeps_tokens_in_their_places():
+    """With probabilities [0.2, 0.5, 0.3] (not sorted) and top_p=0.6, are only tokens 1 and 2 drawn?"""
+    logits = torch.tensor([[0.2, 0.5, 0.3]]).log().repeat(1000, 1)
+    got = set(sample_next_token(logits, top_p=0.6, generator=torch.Generator().manual_seed(2)).tolist())
+    hint = ((" Tokens 0 and 1 are the first two of the sorted order: after filtering the sorted logits, scatter "
+             "them back to the tokens' own positions (or filter a copy in the original order).",
+             " Los tokens 0 y 1 son los dos primeros del orden ordenado: tras filtrar los logits ordenados, "
+             "devuélvelos a las posiciones de sus tokens (o filtra una copia en el orden original).")
+            if got == {0, 1} else ("", ""))
+    assert got == {1, 2}, (
+        f"top_p=0.6 with probabilities [0.2, 0.5, 0.3]: 1000 draws gave the tokens {sorted(got)}, expected exactly "
+        f"[1, 2] (0.5 + 0.3 reaches 0.6).{hint[0]} / "
+        f"top_p=0.6 con probabilidades [0.2, 0.5, 0.3]: 1000 muestras dieron los tokens {sorted(got)}, se esperaba "
+        f"exactamente [1, 2] (0,5 + 0,3 alcanza 0,6).{hint[1]}"
+    )

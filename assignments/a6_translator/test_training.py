@@ -14,13 +14,14 @@ V = 6
 class TinySeq2Seq(nn.Module):
     """logits[b, t] = a row per decoder input token + a row per first source token."""
 
-    def __init__(self):
+    def __init__(self, dropout=0.0):
         super().__init__()
         torch.manual_seed(0)
         self.tgt_rows, self.src_rows = nn.Embedding(V, V), nn.Embedding(V, V)
+        self.dropout = nn.Dropout(dropout)
 
     def forward(self, src, tgt):
-        return self.tgt_rows(tgt) + self.src_rows(src[:, :1])  # (B, T, V)
+        return self.dropout(self.tgt_rows(tgt)) + self.src_rows(src[:, :1])  # (B, T, V)
 
 
 SRC = torch.tensor([[3, 4, 0], [5, 3, 4]])
@@ -56,6 +57,28 @@ def test_sequence_loss_ignores_pad():
         f"that are not pad_id=0 (labels {labels.tolist()}). {hint[0]} / "
         f"sequence_loss dio {got:.6f}, se esperaba {want.item():.6f}, la media de -log p(etiqueta) sobre las 4 "
         f"etiquetas que no son pad_id=0 (etiquetas {labels.tolist()}). {hint[1]}"
+    )
+
+
+def test_label_smoothing_mixes_in_the_mean_over_classes():
+    """With label_smoothing=0.1, is each label's loss 0.9 * -log p(label) + 0.1 * the mean of -log p over classes?"""
+    logits = torch.arange(2 * 3 * V, dtype=torch.float64).reshape(2, 3, V).cos() * 3
+    labels = torch.tensor([[2, 0, 0], [1, 4, 5]])
+    nll = -logits.log_softmax(-1)  # (B, T, V): -log p of every class
+    real = labels != 0
+    per_label = 0.9 * nll.gather(-1, labels[..., None])[..., 0] + 0.1 * nll.mean(-1)
+    want = per_label[real].mean().item()
+    plain = nll.gather(-1, labels[..., None])[..., 0][real].mean().item()
+    got = sequence_loss(logits, labels, pad_id=0, label_smoothing=0.1).item()
+    hint = (" That is the loss without smoothing: pass label_smoothing on (F.cross_entropy(..., label_smoothing=...)).",
+            " Es la pérdida sin suavizado: pasa label_smoothing (F.cross_entropy(..., label_smoothing=...)).") \
+        if _near(got, plain) else ("", "")
+    assert got == pytest.approx(want, rel=1e-6), (
+        f"sequence_loss(..., label_smoothing=0.1) gave {got:.6f}, expected {want:.6f}: the mean over the non-pad "
+        f"labels of 0.9 * -log p(label) + 0.1 * (the mean of -log p over the {V} classes).{hint[0]} / "
+        f"sequence_loss(..., label_smoothing=0.1) dio {got:.6f}, se esperaba {want:.6f}: la media sobre las "
+        f"etiquetas que no son pad de 0.9 * -log p(etiqueta) + 0.1 * (la media de -log p sobre las {V} "
+        f"clases).{hint[1]}"
     )
 
 
@@ -212,4 +235,124 @@ def test_fit_lowers_the_loss():
         "training mode to train, and leave it there. / "
         "Tras fit el modelo está en modo eval (lo estaba antes de la llamada): fit debe poner el modelo en modo "
         "entrenamiento para entrenar, y dejarlo así."
+    )
+
+
+def _weights(model):
+    return torch.cat([p.detach().flatten() for p in model.parameters()])
+
+
+def test_evaluate_switches_dropout_off():
+    """Does evaluate give the same value for a model with dropout in training mode as in eval mode?"""
+    model = TinySeq2Seq(dropout=0.5).eval()
+    batches = [(SRC, TGT)]
+    want = sequence_loss(model(SRC, TGT[:, :-1]), TGT[:, 1:]).item()
+    torch.manual_seed(1)
+    got = evaluate(model.train(), batches)
+    assert got == pytest.approx(want, rel=1e-6), (
+        f"evaluate of a model with dropout 0.5, called in training mode, gave {got!r}, expected {want:.6f} (its "
+        "value in eval mode): evaluate must switch dropout off with model.eval() before running the model (and "
+        "put the mode back afterwards). / "
+        f"evaluate de un modelo con dropout 0.5, llamado en modo entrenamiento, dio {got!r}, se esperaba "
+        f"{want:.6f} (su valor en modo eval): evaluate debe desactivar el dropout con model.eval() antes de "
+        "ejecutar el modelo (y restaurar el modo después)."
+    )
+
+
+def test_train_step_passes_label_smoothing_on():
+    """With label_smoothing=0.2, does train_step return the smoothed loss before the update?"""
+    model = TinySeq2Seq()
+    with torch.no_grad():
+        smoothed = sequence_loss(model(SRC, TGT[:, :-1]), TGT[:, 1:], label_smoothing=0.2).item()
+        plain = sequence_loss(model(SRC, TGT[:, :-1]), TGT[:, 1:]).item()
+    loss = train_step(model, SRC, TGT, torch.optim.SGD(model.parameters(), lr=0.5), label_smoothing=0.2)
+    hint = (" That is the loss without smoothing: pass label_smoothing on to sequence_loss.",
+            " Es la pérdida sin suavizado: pasa label_smoothing a sequence_loss.") if _near(loss, plain) else ("", "")
+    assert loss == pytest.approx(smoothed, rel=1e-6), (
+        f"train_step(..., label_smoothing=0.2) returned {loss!r}, expected {smoothed:.6f}, the smoothed "
+        f"teacher-forced loss before the update.{hint[0]} / "
+        f"train_step(..., label_smoothing=0.2) devolvió {loss!r}, se esperaba {smoothed:.6f}, la pérdida suavizada "
+        f"con teacher forcing antes de la actualización.{hint[1]}"
+    )
+
+
+def test_train_step_starts_from_clean_gradients():
+    """Do two train_steps move the weights as two steps whose old gradients were cleared in between?"""
+    models = [TinySeq2Seq(), TinySeq2Seq()]
+    optimizers = [torch.optim.SGD(m.parameters(), lr=0.5) for m in models]
+    for k, (model, optimizer) in enumerate(zip(models, optimizers)):
+        train_step(model, SRC, TGT, optimizer)
+        if k == 1:  # what train_step must do itself: forget the first step's gradients
+            for p in model.parameters():
+                p.grad = None
+        train_step(model, SRC, TGT, optimizer)
+    assert torch.allclose(_weights(models[0]), _weights(models[1]), atol=1e-6), (
+        "After two train_steps the weights differ from two steps with the gradients cleared in between: the "
+        "first step's gradients were added to the second's. Call optimizer.zero_grad() before loss.backward(). / "
+        "Tras dos train_step los pesos difieren de dos pasos con los gradientes borrados entre ellos: los "
+        "gradientes del primer paso se sumaron a los del segundo. Llama a optimizer.zero_grad() antes de "
+        "loss.backward()."
+    )
+
+
+def test_train_step_clips_the_gradient_norm_before_the_update():
+    """With clip_norm=0.01, is the update the unclipped one rescaled to norm lr * 0.01?"""
+    moves = []
+    for clip in (None, 0.01):
+        model = TinySeq2Seq()
+        before = _weights(model)
+        train_step(model, SRC, TGT, torch.optim.SGD(model.parameters(), lr=1.0), clip_norm=clip)
+        moves.append(_weights(model) - before)  # = -lr * (the gradient that reached the step)
+    free, clipped = moves
+    want = free * (0.01 / free.norm())  # the gradient's norm is far above 0.01
+    if torch.allclose(clipped, free, atol=1e-7):
+        hint = ("The update is the unclipped one: clip_norm is ignored, or the clipping runs after "
+                "optimizer.step(); call torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm) between "
+                "loss.backward() and optimizer.step().",
+                "La actualización es la que no se recorta: se ignora clip_norm, o el recorte se hace después de "
+                "optimizer.step(); llama a torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm) entre "
+                "loss.backward() y optimizer.step().")
+    else:
+        hint = ("Rescale the whole gradient (all parameters together) to norm clip_norm, before the step.",
+                "Reescala el gradiente entero (todos los parámetros juntos) a norma clip_norm, antes del paso.")
+    assert torch.allclose(clipped, want, atol=1e-6), (
+        f"With clip_norm=0.01 and SGD(lr=1) the weights moved by a norm of {clipped.norm():.6f}, expected 0.010000 "
+        f"in the direction of the unclipped update (norm {free.norm():.4f}). {hint[0]} / "
+        f"Con clip_norm=0.01 y SGD(lr=1) los pesos se movieron una norma de {clipped.norm():.6f}, se esperaba "
+        f"0,010000 en la dirección de la actualización sin recortar (norma {free.norm():.4f}). {hint[1]}"
+    )
+
+
+def test_fit_is_train_step_on_every_batch_of_every_epoch():
+    """Does fit give the same losses and weights as train_step on every batch of every epoch, options passed on?"""
+    batches = [(SRC, TGT), (SRC[:1], TGT[:1, :3])]
+    options = dict(pad_id=0, label_smoothing=0.1, clip_norm=0.5)
+    fitted, looped = TinySeq2Seq(), TinySeq2Seq().train()
+    history = fit(fitted, batches, torch.optim.SGD(fitted.parameters(), lr=0.5), 2, **options)
+    optimizer, want, last, total = torch.optim.SGD(looped.parameters(), lr=0.5), [], [], []
+    for _ in range(2):
+        losses = [train_step(looped, s, t, optimizer, **options) for s, t in batches]
+        want.append(sum(losses) / len(losses))
+        last.append(losses[-1])
+        total.append(sum(losses))
+    if history == pytest.approx(last, rel=1e-6):
+        hint = ("Those are the last batch's losses: return the mean of each epoch's batch losses.",
+                "Son las pérdidas del último lote: devuelve la media de las pérdidas de los lotes de cada época.")
+    elif history == pytest.approx(total, rel=1e-6):
+        hint = ("Those are sums: return the mean of each epoch's batch losses.",
+                "Son sumas: devuelve la media de las pérdidas de los lotes de cada época.")
+    else:
+        hint = ("Call train_step on every batch of every epoch, passing pad_id, label_smoothing and clip_norm on.",
+                "Llama a train_step en cada lote de cada época, pasándole pad_id, label_smoothing y clip_norm.")
+    assert history == pytest.approx(want, rel=1e-6), (
+        f"fit(model, 2 batches, epochs=2, label_smoothing=0.1, clip_norm=0.5) returned {_losses(history)}, "
+        f"expected {_losses(want)}, the mean of train_step's losses in each epoch. {hint[0]} / "
+        f"fit(model, 2 lotes, epochs=2, label_smoothing=0.1, clip_norm=0.5) devolvió {_losses(history)}, se "
+        f"esperaba {_losses(want)}, la media de las pérdidas de train_step en cada época. {hint[1]}"
+    )
+    assert torch.allclose(_weights(fitted), _weights(looped), atol=1e-6), (
+        "fit's losses are right but its weights differ from train_step on every batch of every epoch: pass "
+        "pad_id, label_smoothing and clip_norm on to train_step. / "
+        "Las pérdidas de fit están bien pero sus pesos difieren de train_step en cada lote de cada época: pasa "
+        "pad_id, label_smoothing y clip_norm a train_step."
     )

@@ -3,6 +3,7 @@
 Run them with ``pytest assignments/a6_translator``.
 """
 
+import inspect
 from types import SimpleNamespace
 
 import torch
@@ -26,10 +27,29 @@ class WordByWordModel(nn.Module):
         self.register_buffer("table", torch.tensor([0, 0, 0, 3, 4, 5, 6]))  # source id -> target id
         self.unused = nn.Parameter(torch.zeros(1))
 
+    def _check(self, what, what_es, length):
+        """What the course's Transformer would fail on, said plainly: dropout on, or more
+        positions than its positional table (model.config.max_len) covers."""
+        if self.training:
+            raise RuntimeError(
+                "translate ran the model in training mode (dropout on): call model.eval() before decoding. / "
+                "translate ejecutó el modelo en modo entrenamiento (dropout activo): llama a model.eval() antes de "
+                "decodificar.")
+        if length > self.config.max_len:
+            raise ValueError(
+                f"{what} has {length} positions, more than model.config.max_len = {self.config.max_len}, where the "
+                "positional table ends: cut each source to model.config.max_len words and decode at most "
+                "min(max_len, model.config.max_len) tokens. / "
+                f"{what_es} tiene {length} posiciones, más que model.config.max_len = {self.config.max_len}, donde "
+                "acaba la tabla posicional: recorta cada origen a model.config.max_len palabras y decodifica como "
+                "mucho min(max_len, model.config.max_len) tokens.")
+
     def encode(self, src):
+        self._check("the source batch", "el lote de origen", src.size(1))
         return self.table[src], (src != 0)[:, None, None, :]  # memory: the target ids (B, S)
 
     def decode(self, tgt, memory, src_mask):
+        self._check("the decoder input", "la entrada del decodificador", tgt.size(1))
         B, T = tgt.shape
         nxt = torch.zeros(B, T, dtype=torch.long)
         n = min(T, memory.size(1))
@@ -86,3 +106,42 @@ def test_long_sources_are_truncated_to_the_model():
         "['hola mundo hola']: recorta un origen más largo que model.config.max_len a sus primeras max_len "
         "palabras, y no generes nunca más de model.config.max_len tokens."
     )
+
+
+def test_strategy_and_options_reach_decode(monkeypatch):
+    """Does translate hand strategy, its options and min(max_len, model.config.max_len) to decode?"""
+    import decoding
+    import translation
+
+    real, calls = decoding.decode, []
+
+    def spy(*args, **kwargs):
+        bound = inspect.signature(real).bind(*args, **kwargs)
+        calls.append(dict(bound.arguments))
+        bound.arguments["strategy"] = "greedy"  # the scripted model's translation whatever the strategy
+        for name in ("beam_size", "length_penalty", "top_k", "top_p", "temperature", "generator"):
+            bound.arguments.pop(name, None)
+        return real(*bound.args, **bound.kwargs)
+
+    monkeypatch.setattr(decoding, "decode", spy)
+    if hasattr(translation, "decode"):
+        monkeypatch.setattr(translation, "decode", spy)
+    out = translate(WordByWordModel(max_len=6), ["hello world"], Vocab(SRC_WORDS), Vocab(TGT_WORDS),
+                    strategy="beam", max_len=20, beam_size=3)
+    assert len(calls) == 1, (
+        f"translate called decode {len(calls)} times for one sentence, expected once: decode the non-empty "
+        "sentences together, in one batch. / "
+        f"translate llamó a decode {len(calls)} veces para una frase, se esperaba una: decodifica las frases no "
+        "vacías juntas, en un lote.")
+    seen = calls[0]
+    got = {name: seen.get(name) for name in ("strategy", "max_len")} | {"beam_size": seen.get("beam_size")}
+    want = {"strategy": "beam", "max_len": 6, "beam_size": 3}
+    assert got == want, (
+        f"translate(..., strategy='beam', max_len=20, beam_size=3) with model.config.max_len=6 called decode with "
+        f"{got}, expected {want}: pass strategy and the extra options (**decode_kwargs) on to decode, and cap "
+        "max_len at model.config.max_len. / "
+        f"translate(..., strategy='beam', max_len=20, beam_size=3) con model.config.max_len=6 llamó a decode con "
+        f"{got}, se esperaba {want}: pasa strategy y las opciones extra (**decode_kwargs) a decode, y limita "
+        "max_len a model.config.max_len.")
+    assert out == ["hola mundo"], (
+        f"translate gave {out!r}, expected ['hola mundo']. / translate dio {out!r}, se esperaba ['hola mundo'].")

@@ -79,6 +79,15 @@ def test_build_orders_by_count_then_alphabet():
         f"Vocab.build(CORPUS).itos[4:] es {got}, se esperaba {want} (cuentas: the 3, cat 2, sat 2, dog 1, ran 1). "
         f"{hint[1]}"
     )
+    got = Vocab.build(["zeta alpha", "alpha zeta mid"]).itos[4:]
+    assert got == ["alpha", "zeta", "mid"], (
+        f"Vocab.build(['zeta alpha', 'alpha zeta mid']).itos[4:] is {got}, expected ['alpha', 'zeta', 'mid']: "
+        "zeta and alpha are both seen twice, and a tie goes alphabetically, not in the order the words first "
+        "appear (sort with key=lambda w: (-count[w], w)). / "
+        f"Vocab.build(['zeta alpha', 'alpha zeta mid']).itos[4:] es {got}, se esperaba ['alpha', 'zeta', 'mid']: "
+        "zeta y alpha aparecen dos veces, y un empate va en orden alfabético, no en el orden en que aparecen las "
+        "palabras por primera vez (ordena con key=lambda w: (-cuenta[w], w))."
+    )
     got = Vocab.build(CORPUS, min_freq=2).itos[4:]
     if got == ["the"]:
         hint = ("Only words seen more than twice were kept: min_freq keeps words seen at least min_freq times.",
