@@ -248,7 +248,8 @@ def test_evaluate_switches_dropout_off():
     batches = [(SRC, TGT)]
     want = sequence_loss(model(SRC, TGT[:, :-1]), TGT[:, 1:]).item()
     torch.manual_seed(1)
-    got = evaluate(model.train(), batches)
+    model.train(True)
+    got = evaluate(model, batches)
     assert got == pytest.approx(want, rel=1e-6), (
         f"evaluate of a model with dropout 0.5, called in training mode, gave {got!r}, expected {want:.6f} (its "
         "value in eval mode): evaluate must switch dropout off with model.eval() before running the model (and "
@@ -288,10 +289,10 @@ def test_train_step_starts_from_clean_gradients():
         train_step(model, SRC, TGT, optimizer)
     assert torch.allclose(_weights(models[0]), _weights(models[1]), atol=1e-6), (
         "After two train_steps the weights differ from two steps with the gradients cleared in between: the "
-        "first step's gradients were added to the second's. Call optimizer.zero_grad() before loss.backward(). / "
+        "first step's gradients were added to the second's. Clear the gradients (zero_grad) before the backward pass. / "
         "Tras dos train_step los pesos difieren de dos pasos con los gradientes borrados entre ellos: los "
-        "gradientes del primer paso se sumaron a los del segundo. Llama a optimizer.zero_grad() antes de "
-        "loss.backward()."
+        "gradientes del primer paso se sumaron a los del segundo. Borra los gradientes (zero_grad) antes de la "
+        "pasada hacia atrás (backward)."
     )
 
 
@@ -307,11 +308,11 @@ def test_train_step_clips_the_gradient_norm_before_the_update():
     want = free * (0.01 / free.norm())  # the gradient's norm is far above 0.01
     if torch.allclose(clipped, free, atol=1e-7):
         hint = ("The update is the unclipped one: clip_norm is ignored, or the clipping runs after "
-                "optimizer.step(); call torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm) between "
-                "loss.backward() and optimizer.step().",
-                "La actualización es la que no se recorta: se ignora clip_norm, o el recorte se hace después de "
-                "optimizer.step(); llama a torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm) entre "
-                "loss.backward() y optimizer.step().")
+                "the optimizer's step; clip the gradients' global norm (clip_grad_norm_) between the backward pass "
+                "and the optimizer's step.",
+                "La actualización es la que no se recorta: se ignora clip_norm, o el recorte se hace después del "
+                "step del optimizador; recorta la norma global de los gradientes (clip_grad_norm_) entre la "
+                "pasada hacia atrás y el step del optimizador.")
     else:
         hint = ("Rescale the whole gradient (all parameters together) to norm clip_norm, before the step.",
                 "Reescala el gradiente entero (todos los parámetros juntos) a norma clip_norm, antes del paso.")
