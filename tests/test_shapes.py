@@ -124,3 +124,29 @@ def test_exact_zeros_outside_probabilities_are_not_called_masked():
     shifted = e.clone()
     shifted[0, ::2] = 0.3
     assert "masked" not in (_say(shifted, e) or "")
+
+
+def test_sharpened_or_flattened_probabilities_name_the_score_scaling():
+    """Are softmax(c * scores) weights named as scores scaled by c (d_k, sqrt(d_k)), masked zeros kept, and
+    weights of other scores left alone?"""
+    scores = _x(2, 3, 6)
+    hints = {"constants": {"sqrt(d_k)": 2.0, "d_k": 4.0}}
+    right = (scores / 2).softmax(-1)
+    assert "sharpened" in _say((scores * 2).softmax(-1), right, **hints)
+    assert "multiplied by 4 = d_k" in _say((scores * 2).softmax(-1), right, **hints)
+    assert "flattened" in _say((scores / 4).softmax(-1), right, **hints)
+    mask = torch.rand(2, 3, 6, generator=torch.Generator().manual_seed(1)) > 0.3
+    mask[..., 0] = True
+    hidden = (scores / 2).masked_fill(~mask, float("-inf")).softmax(-1)
+    assert "= sqrt(d_k)" in _say(scores.masked_fill(~mask, float("-inf")).softmax(-1), hidden, **hints)
+    assert _say(_x(2, 3, 6, seed=5).softmax(-1), right, **hints) is None or "sharpened" not in _say(
+        _x(2, 3, 6, seed=5).softmax(-1), right, **hints)
+
+
+def test_an_axis_reduced_away_is_named():
+    """Is a tensor with one axis fewer recognised as the expected one averaged, summed or indexed over it?"""
+    e = _x(2, 3, 4, 5)
+    assert "averaged over dim 1" in _say(e.mean(1), e)
+    assert "summed over dim 3" in _say(e.sum(3), e)
+    assert "index 0 only over dim 1" in _say(e[:, 0], e)
+    assert _say(_x(2, 4, 5, seed=3), e) is None
