@@ -150,3 +150,10 @@ def test_an_axis_reduced_away_is_named():
     assert "summed over dim 3" in _say(e.sum(3), e)
     assert "index 0 only over dim 1" in _say(e[:, 0], e)
     assert _say(_x(2, 4, 5, seed=3), e) is None
+
+
+def test_a_mask_with_its_axes_in_another_order_is_named():
+    """Is a (B, 1, S, 1) padding mask where (B, 1, 1, S) belongs named as a permutation?"""
+    m = torch.rand(3, 8, generator=torch.Generator().manual_seed(0)) > 0.3
+    found = shapes.explain_mask(m[:, None, :, None], m[:, None, None, :])
+    assert "permute(*(0, 1, 3, 2))" in found[0]

@@ -353,12 +353,12 @@ def explain(actual, expected, hints: Hints | None = None) -> tuple[str, str] | N
     return None
 
 
-def _permuted_shape(a, e, hints):
+def _permuted_shape(a, e, hints, same=_same):
     """A tensor of the right values whose axes are in another order."""
     if a.dim() != e.dim() or sorted(a.shape) != sorted(e.shape):
         return None
     for perm in itertools.permutations(range(a.dim())):
-        if tuple(a.shape[p] for p in perm) == tuple(e.shape) and _same(a.permute(perm), e):
+        if tuple(a.shape[p] for p in perm) == tuple(e.shape) and same(a.permute(perm), e):
             return (f"the values are right but the axes are in another order (shape {tuple(a.shape)} instead of "
                     f"{tuple(e.shape)}): permute(*{perm}) of the output gives the expected tensor; check the order "
                     "of a transpose, view or reshape",
@@ -406,7 +406,7 @@ def explain_mask(actual, expected, hints: Hints | None = None) -> tuple[str, str
                 if torch.equal(actual.narrow(d, 0, size), expected):
                     return (f"one extra element at the end of {axis}: the rest is right",
                             f"un elemento de más al final de {eje}: el resto es correcto")
-        return None
+        return _permuted_shape(actual, expected, hints, same=torch.equal)
     if actual.dtype == torch.bool and expected.dtype == torch.bool:
         if torch.equal(actual, ~expected):
             return ("every value is the opposite of the expected one: the mask's polarity is inverted (True means "
