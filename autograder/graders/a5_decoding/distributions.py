@@ -129,6 +129,25 @@ def follows(draws, probs):
     return True
 
 
+ARGMAX = Mistake(
+    "every draw is the most likely token: the code takes the argmax instead of drawing from the distribution "
+    "(torch.multinomial(probs, 1, generator=generator))",
+    "cada muestra es el token más probable: el código toma el argmax en lugar de muestrear de la distribución "
+    "(torch.multinomial(probs, 1, generator=generator))")
+
+
+def always_argmax(draws, logits) -> bool:
+    """Every draw is its row's most likely token, where that token is far from certain, so
+    no sampler gives it by chance."""
+    if not (isinstance(draws, torch.Tensor) and draws.dtype == torch.int64 and draws.dim() == 1):
+        return False
+    logits = logits.expand(draws.numel(), -1) if logits.dim() == 1 else logits
+    if logits.shape[0] != draws.numel() or draws.numel() < 50:
+        return False
+    probs = logits.double().softmax(-1)
+    return bool((draws == logits.argmax(-1)).all()) and bool(probs.max(-1).values.mean() < 0.9)
+
+
 def check_draws(draws, probs, what, found_among=()):
     """Draws (n,) follow ``probs``; a failure names the mistake they follow instead."""
     try:
@@ -136,6 +155,8 @@ def check_draws(draws, probs, what, found_among=()):
         checks.support(draws, (probs > 0).expand(n, -1), what)
         checks.frequencies(draws, probs, what)
     except CheckFailure as failure:
+        if always_argmax(draws, probs.clamp_min(1e-300).log()):  # before the mistakes it would look like
+            raise failure.naming(ARGMAX) from None
         found = recognise_all(draws, found_among, follows)
         raise (failure.naming(found) if found else failure.shaped(outside_support(draws, probs))) from None
 

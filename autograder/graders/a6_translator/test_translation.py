@@ -69,6 +69,36 @@ def _telling(d) -> bool:
     return True
 
 
+def _upstream_difference(student, src_words, lines) -> checks.Mistake | None:
+    """translate is built on clean_text and Vocab.encode: when the student's own differ from
+    the reference's on these very lines, that is where to look first, whatever translate
+    does with them (a translate mistake whose output looks alike must not be named)."""
+    clean = reference.load("preprocessing").clean_text
+    cleaned = [clean(line) for line in lines]
+    sv = reference.load("vocab").Vocab(src_words)
+    steps = [["sv", "vocab.Vocab", [src_words], {}]]
+    steps += [[f"c{i}", "preprocessing.clean_text", [line], {}] for i, line in enumerate(lines)]
+    steps += [[f"e{i}", "$sv.encode", [text], {}] for i, text in enumerate(cleaned)]
+    try:
+        out = student.script(steps, returns=[f"{k}{i}" for k in "ce" for i in range(len(lines))])
+    except checks.CheckFailure:
+        return None
+    for i, line in enumerate(lines):
+        if out[f"c{i}"] != cleaned[i]:
+            return checks.Mistake(
+                f"translate cleans with your clean_text, which gives {out[f'c{i}']!r} for {line!r} where the "
+                f"reference gives {cleaned[i]!r}: fix clean_text first (see its test)",
+                f"translate limpia con tu clean_text, que da {out[f'c{i}']!r} para {line!r} donde la referencia da "
+                f"{cleaned[i]!r}: arregla antes clean_text (mira su test)")
+        if out[f"e{i}"] != sv.encode(cleaned[i]):
+            return checks.Mistake(
+                f"translate encodes with your Vocab.encode, which gives {out[f'e{i}']!r} for {cleaned[i]!r} where "
+                f"the reference gives {sv.encode(cleaned[i])!r}: fix Vocab first (see its tests)",
+                f"translate codifica con tu Vocab.encode, que da {out[f'e{i}']!r} para {cleaned[i]!r} donde la "
+                f"referencia da {sv.encode(cleaned[i])!r}: arregla antes Vocab (mira sus tests)")
+    return None
+
+
 @pytest.mark.points(2)
 def test_translate_matches_the_reference(student, rng):
     """Does translate clean, truncate, batch, decode and return one string per line, "" for empty ones, as the reference does? / ¿Limpia, recorta, agrupa, decodifica y devuelve translate una cadena por línea, "" para las vacías, como la referencia?"""
@@ -118,6 +148,9 @@ def test_translate_matches_the_reference(student, rng):
                 raise failure.shaped(stages.translation_difference(out[f"seen_{kind}"], seen[kind][1], where[kind]),
                                      replace=True) from None
     except checks.CheckFailure as failure:
+        upstream = _upstream_difference(student, d["src_words"], lines)
+        if upstream:
+            raise failure.naming(upstream) from None
         raise variants.named(failure, out["greedy"], mistakes + variants.translate_mistakes(
             model, lines, sv, tv, max_len=max_len)) from None
     # Asked for more tokens than the positional table covers, translate must stop there.
