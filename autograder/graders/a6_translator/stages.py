@@ -40,8 +40,10 @@ def _input_difference(where: tuple[str, str], what: tuple[str, str], name: str, 
     dicho = f": {shape[1]}" if shape else ""
     shapes = (f" (yours {_shape(got)}, the reference's {_shape(want)})",
               f" (la tuya {_shape(got)}, la de la referencia {_shape(want)})") if _shape(got) != _shape(want) else ("", "")
-    return (f"{where[0]}, {what[0]}'s input {name} differs from the reference's{shapes[0]}{said}",
-            f"{where[1]}, la entrada {name} de {what[1]} difiere de la de la referencia{shapes[1]}{dicho}")
+    named = (f"{what[0]}'s input", f"la entrada de {what[1]}") if name == "input" else (
+        f"{what[0]}'s input {name}", f"la entrada {name} de {what[1]}")
+    return (f"{where[0]}, {named[0]} differs from the reference's{shapes[0]}{said}",
+            f"{where[1]}, {named[1]} difiere de la de la referencia{shapes[1]}{dicho}")
 
 
 def calls_difference(got: list, want: list, where: tuple[str, str], module: str = "") -> Found:
@@ -191,4 +193,6 @@ def translation_difference(got: dict, want: dict, where: tuple[str, str]) -> Fou
     input of the first call of ``model.src_embed``. Only that call: how often a decoding
     loop embeds (once, or again at every step) is the decoder's business, not translate's."""
     first = [next(([c] for c in record["calls"] if c[0] == "src_embed"), []) for record in (got, want)]
-    return calls_difference(*first, where, "src_embed")
+    found = calls_difference(*first, where, "src_embed")
+    return found and (found[0].replace("model.src_embed's input", "the source batch (model.src_embed's input)"),
+                      found[1].replace("la entrada de model.src_embed", "el lote de origen (la entrada de model.src_embed)"))

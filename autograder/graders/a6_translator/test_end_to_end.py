@@ -42,7 +42,7 @@ import pytest
 import torch
 
 from autograder import reference, tokens
-from autograder.graders.a6_translator import variants
+from autograder.graders.a6_translator import stages, variants
 from autograder.graders.a6_translator.helpers import (
     SOURCE_SOUNDS,
     TARGET_SOUNDS,
@@ -172,18 +172,28 @@ def test_learns_a_toy_translation(student, rng):
         ["history", "training.fit", [{"$": "model"}, {"$": "loader"}, {"$": "opt"}, EPOCHS], {}],
         ["src_itos", "getattr", [{"$": "sv"}, "itos"], {}],
         ["tgt_itos", "getattr", [{"$": "tv"}, "itos"], {}],
+        ["watch", "watch", [{"$": "model"}], {"children": ["src_embed"]}],
         ["out", "translation.translate", [{"$": "model"}, sources, {"$": "sv"}, {"$": "tv"}], {"max_len": 10}],
-    ], model_spec=spec, returns=["history", "src_itos", "tgt_itos", "out", "probe0", "probe1", "probe_grad",
+        ["watched", "$watch.take", [], {}],
+    ], model_spec=spec, returns=["history", "src_itos", "tgt_itos", "out", "watched", "probe0", "probe1", "probe_grad",
                                  "batch", *[f"{k}{i}" for k in ("item", "clean") for i in range(ITEMS)]],
        state=True, timeout=LIMIT)
+    mine = watched = None
     try:
-        _check(out, model, pairs, sources, expected)
+        mine, watched = _check_learned(out, model, pairs, sources, expected)
+        _check_translate(out, sources, mine)
     except checks.CheckFailure as failure:
-        raise variants.named(failure, out, _mistakes(initial, model, pairs, sources, probe_src, probe_tgt),
-                             lambda got, test: test(got)) from None
+        failure = variants.named(failure, out, _mistakes(initial, model, pairs, sources, probe_src, probe_tgt),
+                                 lambda got, test: test(got))
+        if mine is not None:  # the model learned: what differs is in the student's translate
+            failure = failure.shaped(stages.translation_difference(
+                out["watched"], watched, ("in your translate", "en tu translate")), replace=True)
+        raise failure from None
 
 
-def _check(out, model, pairs, sources, expected):
+def _check_learned(out, model, pairs, sources, expected):
+    """The trained model translates the test sentences (decoded here, with the reference
+    translate and the student's vocabularies): that translation, and what the model saw."""
     history = out["history"]
     checks.expect(isinstance(history, list) and len(history) == EPOCHS,
                   f"fit(..., epochs={EPOCHS}) must return {EPOCHS} losses", f"fit(..., epochs={EPOCHS}) debe devolver {EPOCHS} pérdidas")
@@ -198,8 +208,11 @@ def _check(out, model, pairs, sources, expected):
     sv = _vocabulary(out["src_itos"], [src for src, _ in pairs], "source", "origen")
     tv = _vocabulary(out["tgt_itos"], [tgt for _, tgt in pairs], "target", "destino")
     _load_trained(model, out["state"])
+    watch = stages.watch(model, children=["src_embed"])
     with torch.no_grad():
         mine = reference.load("translation").translate(model, sources, sv, tv, max_len=10)
+    watched = watch.take()
+    watch.stop()
     right = [g == e for g, e in zip(mine, expected)]
     accuracy = sum(right) / TEST
     wrong = [f"{s!r} -> {g!r} (expected {e!r})" for s, g, e, ok in zip(sources, mine, expected, right) if not ok][:2]
@@ -211,8 +224,11 @@ def _check(out, model, pairs, sources, expected):
         f"tras el entrenamiento, la decodificación voraz del modelo entrenado tradujo exactamente {sum(right)} de "
         f"{TEST} frases de prueba ({accuracy:.0%}; se necesita al menos {THRESHOLD:.0%}; pérdida final {last:.4f})",
     )
+    return mine, watched
 
-    # The student's own translate must say what that model says.
+
+def _check_translate(out, sources, mine):
+    """The student's own translate says what the trained model says."""
     got = out["out"]
     checks.expect(isinstance(got, list) and len(got) == TEST and all(isinstance(s, str) for s in got),
                   f"translate(model, {TEST} sentences, ...) must return a list of {TEST} strings",
