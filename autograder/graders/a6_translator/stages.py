@@ -30,7 +30,8 @@ def _shape(x) -> str:
     return str(tuple(x.shape)) if isinstance(x, torch.Tensor) else type(x).__name__
 
 
-def _input_difference(where: tuple[str, str], what: tuple[str, str], name: str, got, want) -> Found:
+def _input_difference(where: tuple[str, str], what: tuple[str, str], name: str, got, want,
+                      inputs: tuple[str, str] | None = None) -> Found:
     if isinstance(want, torch.Tensor) and agrees(got, want, 0.0, 0.0):
         return None
     if not isinstance(want, torch.Tensor) and got == want:
@@ -40,15 +41,16 @@ def _input_difference(where: tuple[str, str], what: tuple[str, str], name: str, 
     dicho = f": {shape[1]}" if shape else ""
     shapes = (f" (yours {_shape(got)}, the reference's {_shape(want)})",
               f" (la tuya {_shape(got)}, la de la referencia {_shape(want)})") if _shape(got) != _shape(want) else ("", "")
-    named = (f"{what[0]}'s input", f"la entrada de {what[1]}") if name == "input" else (
-        f"{what[0]}'s input {name}", f"la entrada {name} de {what[1]}")
+    named = inputs or ((f"{what[0]}'s input", f"la entrada de {what[1]}") if name == "input" else (
+        f"{what[0]}'s input {name}", f"la entrada {name} de {what[1]}"))
     return (f"{where[0]}, {named[0]} differs from the reference's{shapes[0]}{said}",
             f"{where[1]}, {named[1]} difiere de la de la referencia{shapes[1]}{dicho}")
 
 
-def calls_difference(got: list, want: list, where: tuple[str, str], module: str = "") -> Found:
+def calls_difference(got: list, want: list, where: tuple[str, str], module: str = "",
+                     inputs: tuple[str, str] | None = None) -> Found:
     """The first difference between two lists of recorded calls of one (sub-)module: how
-    many, the mode, then each argument in order."""
+    many, the mode, then each argument in order (``inputs``: what to call them)."""
     got = [c for c in got if c[0] == module]
     want = [c for c in want if c[0] == module]
     what = f"model.{module}" if module else "the model"
@@ -65,7 +67,7 @@ def calls_difference(got: list, want: list, where: tuple[str, str], module: str 
                     f"{at[1]}, el modelo está en modo de {mode[1]} donde el de la referencia no "
                     f"(model.train() / model.eval())")
         for name, value in w_args.items():
-            found = _input_difference(at, (what, what_es), name, g_args.get(name), value)
+            found = _input_difference(at, (what, what_es), name, g_args.get(name), value, inputs)
             if found:
                 return found
     return None
@@ -193,6 +195,5 @@ def translation_difference(got: dict, want: dict, where: tuple[str, str]) -> Fou
     input of the first call of ``model.src_embed``. Only that call: how often a decoding
     loop embeds (once, or again at every step) is the decoder's business, not translate's."""
     first = [next(([c] for c in record["calls"] if c[0] == "src_embed"), []) for record in (got, want)]
-    found = calls_difference(*first, where, "src_embed")
-    return found and (found[0].replace("model.src_embed's input", "the source batch (model.src_embed's input)"),
-                      found[1].replace("la entrada de model.src_embed", "el lote de origen (la entrada de model.src_embed)"))
+    return calls_difference(*first, where, "src_embed", inputs=(
+        "the source batch (model.src_embed's input)", "el lote de origen (la entrada de model.src_embed)"))
