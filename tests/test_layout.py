@@ -1,6 +1,5 @@
-"""Does the package keep its seams? The sandbox's child code stands alone, no module
-imports itself through a cycle, kernel grading stays off the instructor side, and old
-notebooks still find ``run_grader``.
+"""Does the package keep its seams? The sandbox's child code stands alone and no module
+imports itself through a cycle.
 
 As in test_registry.py, each rule is a function returning what it finds, so that a test
 can break it on purpose and see it fail.
@@ -150,24 +149,3 @@ def test_cycle_rule_fails_when_broken(tmp_path):
     (pkg / "translate.py").write_text("from . import train\n", encoding="utf-8")
     (pkg / "cli.py").write_text("from pkg.train import main\n", encoding="utf-8")
     assert import_cycles(import_graph(pkg, tmp_path)) == [["pkg.train", "pkg.translate"]]
-
-
-def test_kernel_grading_stays_off_the_instructor_side():
-    """Does the code that grades inside a student's kernel read the graders' rules from
-    grading/rules.py, without the pytest plugin, the notebook build, the nbgrader course (build
-    or autograde) or the release?"""
-    imported = imports_of(PACKAGE / "notebooks" / "kernel.py")
-    assert "autograder.grading.rules" in imported
-    banned = {"autograder.grading.pytest_plugin", "autograder.notebooks.build",
-              "autograder.notebooks.nbgrader_course", "autograder.notebooks.nbgrader_autograde",
-              "autograder.authoring.release"}
-    assert not imported & banned, imported
-
-
-def test_old_notebooks_find_run_grader():
-    """Does ``from autograder.notebook_grading import run_grader`` (notebooks generated
-    before the package was laid out in folders) give the kernel grader?"""
-    from autograder.notebook_grading import run_grader
-    from autograder.notebooks import kernel
-
-    assert run_grader is kernel.run_grader

@@ -1,5 +1,5 @@
 """The bilingual notebooks generated from the single source (autograder/notebooks/build.py) and
-the hidden test cells that run the pytest graders in the kernel (autograder/notebooks/kernel.py)."""
+their hidden test cells, which name the grader whose sandbox verdict they get."""
 
 import importlib
 import json
@@ -111,7 +111,7 @@ def test_student_notebooks_hold_no_solution_and_no_hidden_test(built, tmp_path):
         notebooks.write(notebooks.student_version(nb), tmp_path / f"{name}.{lang}.ipynb")
     assert release.scan(tmp_path) == []
     text = "\n".join(release.readable_text(p) for p in tmp_path.iterdir())
-    assert "run_grader" not in text and len(distinctive_solution_lines(SOLUTIONS)) > 20
+    assert notebooks.SANDBOX_NOTE not in text and len(distinctive_solution_lines(SOLUTIONS)) > 20
 
 
 def test_bad_narratives_are_errors_with_a_line(tmp_path):

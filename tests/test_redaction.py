@@ -21,7 +21,8 @@ SECRET = next(line for line in solution_code_lines(sorted((SOLUTIONS / "a1_atten
 
 
 class Replies:
-    """A transport that answers every request with one canned error."""
+    """In place of the student's worker (never started): answers every request with one
+    canned error."""
 
     def __init__(self, error: dict):
         self.error = error
@@ -34,7 +35,8 @@ class Replies:
 
 
 def feedback(assignment: str, target: str, **error) -> str:
-    student = Student(course.get(assignment), SOLUTIONS, transport=Replies(error))
+    student = Student(course.get(assignment), SOLUTIONS)
+    student.transport = Replies(error)
     with pytest.raises(CheckFailure) as caught:
         student.call(target)
     return str(caught.value)
@@ -78,7 +80,7 @@ def test_beside_reference_code_the_checkable_parts_stay():
 def test_quoted_reference_lines_are_withheld_and_long_returns_cut():
     """Is a text quoting a reference line withheld, and a long string the worker returned
     cut to its first characters where feedback quotes it?"""
-    student = Student(course.get("a3_blocks"), SOLUTIONS, transport=Replies({}))
+    student = Student(course.get("a3_blocks"), SOLUTIONS)
     assert SECRET in student.secrets
     assert "message withheld" in student._redact(f"look: {SECRET}")
     student.returned.add("x" * 100)

@@ -171,8 +171,8 @@ NOTEBOOK_LEAKS = {
     # A line with quotes: in the notebook's JSON it reads float(\"-inf\"), so only a scan of
     # the cells (not of the raw file) finds it.
     "a solution line with quotes": '        scores = scores.masked_fill(~mask, float("-inf"))',
-    "a hidden test cell": "### BEGIN HIDDEN TESTS\nfrom autograder.notebook_grading import run_grader\n"
-                          "run_grader('a1_attention/test_masks.py::test_causal_mask', globals())\n### END HIDDEN TESTS",
+    "a hidden test cell": ("### BEGIN HIDDEN TESTS\n# a1_attention/test_masks.py::test_causal_mask\n"
+                           "### END HIDDEN TESTS"),
 }
 
 

@@ -93,26 +93,20 @@ def _tensor_or_none(value) -> bool:
 
 
 class Student:
-    """The student's code for one assignment, behind a transport.
+    """The student's code for one assignment of a submission, run by a sandboxed worker
+    over a scratch copy of the submission's modules and the reference prerequisites
+    (:class:`~autograder.sandbox.process.ScratchWorker`, :attr:`transport`).
 
     Args:
         assignment: what is graded.
-        submission: the folder that holds ``<assignment>/``; ``None`` when ``transport``
-            reaches code that lives elsewhere (a notebook's namespace).
-        transport: where requests run: an object with ``request(message, timeout,
-            startup_timeout)`` returning the reply dict (raising ``StudentFailure`` when none
-            comes) and ``close()``. Default: a sandboxed worker over a scratch copy of the
-            submission's modules and the reference prerequisites (:class:`ScratchWorker`).
-        refusals: forbidden shortcuts per module, found by whoever holds the code (default:
-            the scan of the submission's files).
+        submission: the folder that holds ``<assignment>/``.
     """
 
-    def __init__(self, assignment: Assignment, submission: Path | None, *, transport=None,
-                 refusals: dict[str, list[forbidden.Finding]] | None = None, isolation: str = "none",
+    def __init__(self, assignment: Assignment, submission: Path, *, isolation: str = "none",
                  timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = (), references: Path | None = None,
                  memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET):
         self.assignment = assignment
-        self.folder = None if submission is None else Path(submission) / assignment.name
+        self.folder = Path(submission) / assignment.name
         references = references if references is not None else course.solutions_dir()
         self.prerequisites = prerequisites = {name: references / name for name in assignment.requires}
         # Redaction errs on the wide side: every solution line of 8+ characters counts.
@@ -125,7 +119,7 @@ class Student:
         self.returned: set[str] = set()  # long strings from a worker that holds reference code
         self.files: dict[str, bytes] = {}
         self.refused: SubmissionRefused | None = None
-        if self.folder is not None and (self.folder.is_dir() or self.folder.is_symlink()):
+        if self.folder.is_dir() or self.folder.is_symlink():
             try:
                 self.files = read_modules(self.folder)
                 taken = {path.stem for f in prerequisites.values() for path in f.glob("*.py")}
@@ -133,13 +127,12 @@ class Student:
             except SubmissionRefused as exc:
                 self.refused, self.files = exc, {}
         self.defined = self._defined_names() | self._defined_names(references / assignment.name)
-        self.refusals = refusals if refusals is not None else self._scan() if self.files else {}
-        if transport is None:
-            folders = {assignment.name: self.files}
-            folders.update({name: read_modules(path) if path.is_dir() else {} for name, path in prerequisites.items()})
-            forbidden_names = tuple(sorted({n for ns in assignment.forbidden.values() for n in ns}))
-            transport = ScratchWorker(folders, hidden, isolation, memory_gib=memory_gib, forbidden=forbidden_names)
-        self.transport = transport
+        self.refusals = self._scan() if self.files else {}
+        folders = {assignment.name: self.files}
+        folders.update({name: read_modules(path) if path.is_dir() else {} for name, path in prerequisites.items()})
+        forbidden_names = tuple(sorted({n for ns in assignment.forbidden.values() for n in ns}))
+        # Started on the first request; its peak memory and slowest call are read after close().
+        self.transport = ScratchWorker(folders, hidden, isolation, memory_gib=memory_gib, forbidden=forbidden_names)
 
     def _sources(self):
         for name, data in self.files.items():
@@ -207,7 +200,7 @@ class Student:
         name = self.assignment.name
         if self.refused is not None:
             raise CheckFailure(self.refused.en, self.refused.es)
-        if self.folder is not None and not self.folder.is_dir():
+        if not self.folder.is_dir():
             raise CheckFailure(
                 f"{name}/ is missing from the submission",
                 f"falta la carpeta {name}/ en la entrega",

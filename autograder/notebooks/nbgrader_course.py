@@ -31,7 +31,6 @@ from pathlib import Path
 
 from .. import course
 from ..authoring.sync import mirror
-from ..grading.rules import SEED_VARIABLE
 from ..settings import thread_env
 from . import build as notebooks
 from . import sources
@@ -62,7 +61,7 @@ c.Execute.timeout = {CELL_TIMEOUT}
 
 # Feedback: nbgrader 0.9.6 copies the autograded notebook, hidden tests included, into the
 # feedback HTML. Remove the hidden test regions there too; the output of a failed hidden
-# cell is the check's message only (autograder.notebooks.kernel.GradingFailure).
+# cell is its grader's message only (autograder.notebooks.sandboxed).
 c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests]
 '''
 
@@ -80,7 +79,7 @@ def require_nbgrader() -> None:
             )
 
 
-def kernel_env(tmp: Path, seed: int | None = None) -> dict:
+def kernel_env(tmp: Path) -> dict:
     """Environment for nbgrader: a ``python3`` kernelspec of this interpreter comes first
     on JUPYTER_PATH, so notebooks run where ``autograder`` is installed."""
     spec = tmp / "kernels" / "python3"
@@ -97,8 +96,6 @@ def kernel_env(tmp: Path, seed: int | None = None) -> dict:
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     for name, value in thread_env().items():  # as in the module form's workers
         env.setdefault(name, value)
-    if seed is not None:
-        env[SEED_VARIABLE] = str(seed)  # read by autograder.notebooks.kernel in the kernels
     return env
 
 
