@@ -129,7 +129,7 @@ def course_notebook(assignment: str, lang: str = "es", solved: bool = True,
     import nbformat
 
     from autograder import course
-    from autograder.authoring.stubs import BEGIN_SOLUTION, END_SOLUTION
+    from autograder.markers import BEGIN_SOLUTION, END_SOLUTION
     from autograder.notebooks import build
 
     reference = build.build(course.get(assignment), lang)

@@ -12,8 +12,8 @@ import pytest
 
 from autograder import classreport, course
 from autograder.classreport import figures, similarity
-from autograder.classreport.sources import read_modules
 from autograder.grading import reports
+from autograder.intake.sources import read_modules
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, make_submission
 from mutants import load
 

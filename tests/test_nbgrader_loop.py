@@ -21,9 +21,9 @@ import pytest
 import helpers
 from autograder import course
 from autograder.authoring import release
-from autograder.authoring.stubs import code_lines, distinctive_solution_lines, solution_texts
 from autograder.notebooks import build as notebooks
 from autograder.notebooks import nbgrader_autograde, nbgrader_course, sources
+from autograder.stubs import code_lines, distinctive_solution_lines, solution_texts
 from helpers import ROOT, SOLUTIONS, run_grade
 
 pytestmark = pytest.mark.xdist_group("nbgrader_loop")  # one worker builds its costly fixture (conftest.py)

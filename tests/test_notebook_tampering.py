@@ -11,11 +11,11 @@ from test_nbgrader_loop import LANG, SEED, TRACEBACK_LINE, _cli
 import helpers
 from autograder import course
 from autograder.authoring import release
-from autograder.authoring.stubs import code_lines, distinctive_solution_lines
 from autograder.notebooks import build as notebooks
 from autograder.notebooks import nbgrader_autograde, sources
 from autograder.notebooks import scan as notebook_scan
 from autograder.notebooks.scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
+from autograder.stubs import code_lines, distinctive_solution_lines
 from helpers import SOLUTIONS
 
 INSTALL_TRANSFORMER = "get_ipython().input_transformers_cleanup.append(lambda lines: ['pass\\n'])"

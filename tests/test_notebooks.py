@@ -11,9 +11,10 @@ from nbclient import NotebookClient
 
 from autograder import course
 from autograder.authoring import release
-from autograder.authoring.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, distinctive_solution_lines, solution_texts
+from autograder.markers import BEGIN_HIDDEN, BEGIN_SOLUTION
 from autograder.notebooks import build as notebooks
 from autograder.notebooks import sources
+from autograder.stubs import distinctive_solution_lines, solution_texts
 from helpers import SOLUTIONS
 
 pytestmark = pytest.mark.xdist_group("notebooks")  # one worker builds its costly fixture (conftest.py)

@@ -11,9 +11,10 @@ import base64
 import pytest
 
 from autograder import course
-from autograder.authoring.stubs import NOT_IMPLEMENTED, solution_code_lines
 from autograder.grading.checks import CheckFailure
 from autograder.grading.student import Student
+from autograder.markers import NOT_IMPLEMENTED
+from autograder.stubs import solution_code_lines
 from helpers import SOLUTIONS
 
 SECRET = next(line for line in solution_code_lines(sorted((SOLUTIONS / "a1_attention").glob("*.py")), min_len=8)

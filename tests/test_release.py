@@ -10,8 +10,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from autograder import course
-from autograder.authoring import release, stubs
+from autograder import course, stubs
+from autograder.authoring import release
 from autograder.notebooks import build as notebooks
 from autograder.notebooks import sources
 from autograder.platforms import gradescope

@@ -19,19 +19,13 @@ import shutil
 from pathlib import Path
 
 from .. import course
+from ..filetree import mirror
+from ..markers import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION
 from ..notebooks import build as notebooks
 from ..notebooks import sources
 from ..platforms import classroom as github_classroom
-from .stubs import (
-    BEGIN_HIDDEN,
-    BEGIN_SOLUTION,
-    END_HIDDEN,
-    END_SOLUTION,
-    code_lines,
-    distinctive_solution_lines,
-    hints_in,
-)
-from .sync import expected_tree, mirror
+from ..stubs import code_lines, distinctive_solution_lines, hints_in
+from .sync import expected_tree
 
 MARKER = ".course-release"  # marks a folder this command wrote, so it may replace it
 FILES = Path(__file__).with_name("release_files")

@@ -28,7 +28,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .. import course
-from ..authoring.stubs import stub_file
+from ..stubs import stub_file
 
 # copydetect's defaults (noise threshold 25, guarantee threshold 30): a match is at least 25
 # characters of normalised code, and any common passage of 30 is certain to be found.

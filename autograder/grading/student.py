@@ -32,8 +32,8 @@ from pathlib import Path
 import torch
 
 from .. import course
-from ..authoring.stubs import NOT_IMPLEMENTED, solution_code_lines
 from ..course import Assignment
+from ..markers import NOT_IMPLEMENTED
 from ..sandbox.child import wire
 from ..sandbox.child.harness import SCRIPT_TORCH, forbidden_name
 from ..sandbox.child.wire import Unsupported
@@ -47,6 +47,7 @@ from ..sandbox.process import (
     refuse_shadowing,
 )
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
+from ..stubs import solution_code_lines
 from . import checks, forbidden
 from .checks import CheckFailure
 

@@ -46,10 +46,11 @@ import re
 from pathlib import Path
 
 from .. import course
-from ..authoring.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, make_stub
 from ..course import Assignment
 from ..grading import rules
 from ..grading.rules import GraderTest
+from ..markers import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN
+from ..stubs import is_public_test, make_stub, released_modules
 from .sources import DIRECTIVE, LANGS, NotebookError, SourceModule, narrative_path, prerequisites
 
 # What a hidden test cell holds after the grader's id: its verdict comes from elsewhere.
@@ -105,9 +106,8 @@ def data_files(assignment: Assignment) -> list[Path]:
 
 def public_tests(assignment: Assignment) -> dict[str, str]:
     """The public tests of ``assignment`` as released (``test_masks.py`` -> source)."""
-    folder = course.solutions_dir() / assignment.name
-    return {path.name: make_stub(path.read_text(encoding="utf-8"), str(path))
-            for path in sorted(folder.glob("test_*.py"))}
+    released = released_modules(course.solutions_dir() / assignment.name)
+    return {name: text for name, text in released.items() if is_public_test(name)}
 
 
 def notebook_files(assignment: Assignment) -> dict[Path, bytes]:

@@ -15,7 +15,7 @@ regenerates ``source/`` and ``release/`` and leaves ``submitted/``, ``autograded
 
 Grading that course is :mod:`.nbgrader_autograde`. Both shell out to the nbgrader of this
 interpreter (``python -m nbgrader``); notebooks run on a ``python3`` kernel of this
-interpreter, where the ``autograder`` package that the hidden test cells import is installed.
+interpreter, where torch and the course's other requirements are installed.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 from .. import course
-from ..authoring.sync import mirror
+from ..filetree import mirror
 from ..settings import thread_env
 from . import build as notebooks
 from . import sources

@@ -7,7 +7,7 @@ import tempfile
 from pathlib import Path
 
 from .. import course
-from ..grading import uploads
+from . import uploads
 
 MAX_BYTES = 200_000  # a module larger than this is not code a student typed
 

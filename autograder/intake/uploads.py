@@ -18,6 +18,7 @@ report. Nothing is executed or imported here.
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import stat
@@ -27,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import course
+from ..notebooks import extract
+from ..stubs import released_code
 
 MAX_FILES = 200  # .py files in one upload
 MAX_FILE_BYTES = 1 << 20  # a bigger .py file is not a solution to these exercises
@@ -174,10 +177,8 @@ def normalize(src: Path, dst: Path) -> Upload:
 def _add_released(assignment, folder: Path, report: Upload) -> None:
     """Modules of the assignment the upload left out, as released (given code such as a5's
     incremental.py, or an exercise module still a stub): the others can import them."""
-    from ..notebooks.extract import stubs
-
     added = []
-    for file_name, text in stubs(assignment).items():
+    for file_name, text in released_code(course.solutions_dir() / assignment.name).items():
         if not (folder / file_name).exists():
             (folder / file_name).write_text(text, encoding="utf-8")
             added.append(file_name)
@@ -197,11 +198,7 @@ def _place(placed: dict, assignment: str, path: Path, rel: Path, report: Upload)
 def _untouched(assignment, files: dict[str, Path]) -> bool:
     """Whether every module of ``assignment`` handed in is its stub as released (comments and
     hints aside): then a notebook of the same assignment is what the student worked on."""
-    import ast
-
-    from ..notebooks.extract import stubs
-
-    for file_name, stub in stubs(assignment).items():
+    for file_name, stub in released_code(course.solutions_dir() / assignment.name).items():
         path = files.get(file_name)
         if path is None:
             continue
@@ -216,8 +213,6 @@ def _untouched(assignment, files: dict[str, Path]) -> bool:
 
 def _place_notebook(placed: dict, rel: Path, path: Path, work: Path, report: Upload) -> None:
     """The module form of a course notebook, unless module files of its assignment came too."""
-    from ..notebooks import extract  # builds notebooks: only when one is handed in
-
     try:
         nb = extract.read(path.read_bytes(), rel.name)
     except extract.NotebookUploadError as exc:

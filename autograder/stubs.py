@@ -17,11 +17,7 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-BEGIN_SOLUTION = "### BEGIN SOLUTION"
-END_SOLUTION = "### END SOLUTION"
-BEGIN_HIDDEN = "### BEGIN HIDDEN TESTS"
-END_HIDDEN = "### END HIDDEN TESTS"
-NOT_IMPLEMENTED = "not implemented yet: "
+from .markers import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, NOT_IMPLEMENTED
 
 _PAIRS = {BEGIN_SOLUTION: END_SOLUTION, BEGIN_HIDDEN: END_HIDDEN}
 _ALL = (BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN)
@@ -157,7 +153,40 @@ def solution_texts(source: str, path: str = "<source>") -> list[str]:
 
 
 def stub_file(path: Path) -> str:
+    """The file at ``path`` (a module of solutions/) as students get it."""
     return make_stub(path.read_text(encoding="utf-8"), str(path))
+
+
+def released_modules(folder: Path) -> dict[str, str]:
+    """The released modules of an assignment: every ``.py`` file of ``folder`` (its folder
+    of solutions/) as students get it, by file name: the exercises as stubs, the given
+    code (a5's ``incremental.py``) and the public tests (``test_*.py``) as they are, less
+    any hidden-tests region. ``sync`` writes them to assignments/, the notebooks carry the
+    public tests, and grading fills in the given modules a submission leaves out."""
+    return {path.name: stub_file(path) for path in sorted(folder.glob("*.py"))}
+
+
+def is_public_test(file_name: str) -> bool:
+    """Whether a released file is a public test (``test_masks.py``)."""
+    return file_name.startswith("test_")
+
+
+def is_code(file_name: str) -> bool:
+    """Whether a released file is a module of code (an exercise or given code), not tests."""
+    return not is_public_test(file_name) and file_name != "conftest.py"
+
+
+def released_code(folder: Path) -> dict[str, str]:
+    """The released modules of ``folder`` less the tests: the exercises' stubs and the
+    given code beside them, by file name."""
+    return {name: text for name, text in released_modules(folder).items() if is_code(name)}
+
+
+def given_modules(folder: Path) -> dict[str, str]:
+    """The released modules of ``folder`` that are given code, not exercises (no solution
+    region: a5's ``incremental.py``, a3's ``visualize.py``), by file name."""
+    return {name: text for name, text in released_code(folder).items()
+            if BEGIN_SOLUTION not in (folder / name).read_text(encoding="utf-8")}
 
 
 def solution_code_lines(paths, min_len: int) -> set[str]:

@@ -1,7 +1,7 @@
 """The class gradebook from per-student results: ``grades.csv`` (student, points per
 assignment, total, status) and, with a roster, ``canvas.csv`` (Canvas's gradebook import).
 
-``grade-class`` writes both at the end of a run; ``python -m autograder.grading.gradebook
+``grade-class`` writes both at the end of a run; ``python -m autograder.intake.gradebook
 RESULTS [--roster R] [--only A ...]`` writes them from folders of results alone (the last
 job of the GitHub Classroom workflow, whose grading jobs each uploaded one student's
 folder). Standard library only: that job installs nothing.
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import course
-from . import reports
+from ..grading import reports
 
 
 class ClassError(Exception):
@@ -114,7 +114,7 @@ def write(out: Path, outcomes: list[Outcome], only: list[str], roster: Path | No
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.grading.gradebook",
+    parser = argparse.ArgumentParser(prog="python -m autograder.intake.gradebook",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("results", help="folder of <student>/results.json")
     parser.add_argument("--roster", help="roster CSV (student + Canvas's columns): also write canvas.csv")

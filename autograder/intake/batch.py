@@ -2,7 +2,7 @@
 
 Each entry of SUBMISSIONS is one student: a folder, a ``.zip`` or a git bundle
 (``.bundle``), named after the student. Each is turned into the module form
-(:mod:`~autograder.grading.uploads`) and graded exactly as ``python -m autograder grade``
+(:mod:`~autograder.intake.uploads`) and graded exactly as ``python -m autograder grade``
 grades it, ``--jobs`` students at a time, into::
 
     DIR/<student>/results.json, junit.xml, summary.md (the student's feedback)
@@ -29,10 +29,10 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from .. import classreport, course
-from ..classreport import sources
-from . import gradebook, reports, uploads
+from ..grading import reports
+from ..grading.runner import GradingError, grade
+from . import gradebook, sources, uploads
 from .gradebook import ClassError, Outcome, read_roster
-from .runner import GradingError, grade
 
 FINGERPRINT = "fingerprint.txt"
 _NORMALIZE = threading.Lock()
