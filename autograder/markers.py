@@ -6,7 +6,7 @@
   scan looks for any left.
 - ``NOT_IMPLEMENTED``: what a stub raises (``NotImplementedError("not implemented yet:
   masks.causal_mask")``). It crosses the worker's pipe as an exception's message, and the
-  grading process recognises it (:mod:`autograder.grading.student`) as the one free text
+  grading process recognises it (:mod:`autograder.grading.redaction`) as the one free text
   it may show even with reference code beside the student's: so it is part of the
   worker-grader protocol, and lives here, below both.
 

@@ -13,7 +13,7 @@ from autograder import course
 from autograder.authoring import release
 from autograder.markers import BEGIN_HIDDEN, BEGIN_SOLUTION
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import sources
+from autograder.notebooks import files, sources
 from autograder.stubs import distinctive_solution_lines, solution_texts
 from helpers import SOLUTIONS
 
@@ -153,7 +153,7 @@ def _problems(nb):
 
 
 def _folder(tmp_path, assignment):
-    for rel, data in notebooks.notebook_files(assignment).items():
+    for rel, data in files.notebook_files(assignment).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
     return tmp_path
@@ -177,7 +177,7 @@ def test_source_notebook_runs_clean_top_to_bottom(case, built, tmp_path, monkeyp
         sum(1 for c in nb.cells if c.cell_type == "code")
     # Every public check passes on the reference code, each where the notebook has defined what it needs.
     printed = _check_lines(nb)
-    public = notebooks.public_tests(assignment)
+    public = files.public_tests(assignment)
     assert set(printed) == {name.removeprefix("test_").removesuffix(".py") for name in public}
     for module, text in printed.items():
         passed, total = map(int, re.search(r"^(\d+)/(\d+) passed / superadas", text, re.MULTILINE).groups())

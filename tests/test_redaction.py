@@ -1,9 +1,9 @@
-"""Unit tests of the redaction policy (autograder/grading/student.py), without a grading:
+"""Unit tests of the redaction policy (autograder/grading/redaction.py), without a grading:
 what of a worker's exception reaches the student's feedback. Without reference code in the
 student's process the message is kept, minus any quote of the reference; with reference
 prerequisites beside it (a3 runs on the reference a1) no free text comes back at all: a
 built-in type name, the file:line of the student's own code, and the two messages the
-grading process can check. test_attacks.py sends encoded reference code through real
+grading process can check. tests/attacks/ sends encoded reference code through real
 gradings."""
 
 import base64
@@ -12,6 +12,7 @@ import pytest
 
 from autograder import course
 from autograder.grading.checks import CheckFailure
+from autograder.grading.redaction import Redaction
 from autograder.grading.student import Student
 from autograder.markers import NOT_IMPLEMENTED
 from autograder.stubs import solution_code_lines
@@ -81,8 +82,8 @@ def test_beside_reference_code_the_checkable_parts_stay():
 def test_quoted_reference_lines_are_withheld_and_long_returns_cut():
     """Is a text quoting a reference line withheld, and a long string the worker returned
     cut to its first characters where feedback quotes it?"""
-    student = Student(course.get("a3_blocks"), SOLUTIONS)
-    assert SECRET in student.secrets
-    assert "message withheld" in student._redact(f"look: {SECRET}")
-    student.returned.add("x" * 100)
-    assert student.shorten_quotes("got " + "x" * 100 + " back") == "got " + "x" * 24 + "… back"
+    policy = Redaction(course.get("a3_blocks"), {}, SOLUTIONS)
+    assert SECRET in policy.secrets
+    assert "message withheld" in policy.redact(f"look: {SECRET}")
+    assert policy.clean(["x" * 100]) == ["x" * 100]  # noted, not changed
+    assert policy.shorten_quotes("got " + "x" * 100 + " back") == "got " + "x" * 24 + "… back"

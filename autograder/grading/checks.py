@@ -4,6 +4,8 @@ Every value a grader compares has come back through ``sandbox/child/wire.py`` as
 validated here (a real tensor, the expected dtype and shape) before any comparison.
 A failed check raises :class:`CheckFailure` with an English and a Spanish message; only
 that message reaches the student, never the grader's source.
+
+Over 350 lines: the verdict vocabulary every grader shares, kept in the one module graders import.
 """
 
 from __future__ import annotations

@@ -29,6 +29,8 @@ notebook with every exercise cell replaced by one that raises the refusal, so no
 student's code runs; its grades are set to 0 in the gradebook and every hidden test cell
 shows the refusal. The printed line, ``grades.csv`` (``note``) and the feedback say why, in
 English and Spanish.
+
+Over 350 lines: one command's steps in order (stage, scan, grade, autograde, scores, feedback, export).
 """
 
 from __future__ import annotations

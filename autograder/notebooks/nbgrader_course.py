@@ -34,6 +34,7 @@ from ..filetree import mirror
 from ..settings import thread_env
 from . import build as notebooks
 from . import sources
+from .files import notebook_files
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
@@ -138,7 +139,7 @@ def source_files(assignment: course.Assignment, lang: str) -> dict[Path, bytes]:
 
     nb = notebooks.build(assignment, lang)
     files = {Path(sources.notebook_name(assignment)): (nbformat.writes(nb) + "\n").encode("utf-8")}
-    return files | notebooks.notebook_files(assignment)
+    return files | notebook_files(assignment)
 
 
 def _points(assignment: course.Assignment) -> float:

@@ -39,6 +39,8 @@ other cell: an edit with none of the above is harmless (nbgrader puts the origin
 This is a static check, not a sandbox: code that hides what it does well enough gets
 through. It closes the tricks above; the grade itself is the module form's, graded in the
 sandbox whatever the kernel did.
+
+Over 350 lines: one scan; its rule tables and the syntax-tree visitor that applies them belong together.
 """
 
 from __future__ import annotations
