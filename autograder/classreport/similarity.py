@@ -35,7 +35,7 @@ from ..stubs import stub_file
 K = 25
 WINDOW = 30 - 25 + 1
 # Share of each side's code found in the other. Between independently written correct
-# submissions of the course's corpus most pairs are under 0.6 (see docs/class-report.md);
+# submissions (tests/correct_submissions/) most pairs are under 0.6 (see docs/class-report.md);
 # a copy with renamed variables and reordered functions is above 0.9.
 THRESHOLD = 0.8
 # Fewer fingerprinted characters than this after the boilerplate (a stub handed back, a
