@@ -191,9 +191,7 @@ def check_dropout_on_weights(student, rng):
         raise (failure if named else failure.naming(checks.DROPOUT_IN_EVAL)) from None
     dropped = heads(run(True))
     mixed, total = dropped[..., :T_k], dropped[..., T_k]
-    kept = (mixed - weights / (1 - p)).abs() <= 1e-9
-    zero_ = mixed.abs() <= 1e-9
-    if not bool((kept | zero_).all()) or not (bool(zero_.any()) and bool(kept.any())):
+    if not checks.inverted_dropout(mixed, weights, p, 1e-9):
         failure = checks.CheckFailure(
             f"{what} in training mode: each attention weight must be either dropped (0) or kept and scaled by "
             f"1/(1 - p) = {1 / (1 - p):g}, as nn.Dropout does on the weights (B, h, T_q, T_k)",
