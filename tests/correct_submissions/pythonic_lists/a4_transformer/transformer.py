@@ -9,6 +9,7 @@ Legend: B = batch size, S = source length, T = target length, V = target vocabul
 
 import math
 from dataclasses import dataclass
+from functools import reduce
 
 from torch import nn
 
@@ -59,33 +60,30 @@ class Transformer(nn.Module):
 
     def __init__(self, config: TransformerConfig):
         super().__init__()
-        c = self.config = config
-        self.src_embed = nn.Embedding(c.src_vocab_size, c.d_model)
-        self.tgt_embed = nn.Embedding(c.tgt_vocab_size, c.d_model)
-        self.positional = PositionalEncoding(c.d_model, c.max_len)
-        self.dropout = nn.Dropout(c.dropout)
-        self.encoder_layers = nn.ModuleList(
-            EncoderLayer(c.d_model, c.num_heads, c.d_ff, c.dropout, c.norm_first) for _ in range(c.num_layers)
-        )
-        self.decoder_layers = nn.ModuleList(
-            DecoderLayer(c.d_model, c.num_heads, c.d_ff, c.dropout, c.norm_first) for _ in range(c.num_layers)
-        )
-        self.encoder_norm = LayerNorm(c.d_model) if c.norm_first else nn.Identity()
-        self.decoder_norm = LayerNorm(c.d_model) if c.norm_first else nn.Identity()
-        self.generator = nn.Linear(c.d_model, c.tgt_vocab_size)
-        # Glorot initialisation of every matrix, as in the reference implementations.
-        for p in self.parameters():
-            if p.dim() > 1:
-                nn.init.xavier_uniform_(p)
-        if c.tie_weights:
+        self.config = config
+        d_model, sizes = config.d_model, (config.src_vocab_size, config.tgt_vocab_size)
+        self.src_embed, self.tgt_embed = [nn.Embedding(size, d_model) for size in sizes]
+        self.positional = PositionalEncoding(d_model, config.max_len)
+        self.dropout = nn.Dropout(config.dropout)
+        layer_args = [d_model, config.num_heads, config.d_ff, config.dropout, config.norm_first]
+        stacks = {"encoder": EncoderLayer, "decoder": DecoderLayer}
+        for side, layer in stacks.items():
+            setattr(self, f"{side}_layers", nn.ModuleList([layer(*layer_args) for _ in range(config.num_layers)]))
+        for side in stacks:
+            setattr(self, f"{side}_norm", LayerNorm(d_model) if config.norm_first else nn.Identity())
+        self.generator = nn.Linear(d_model, config.tgt_vocab_size)
+        # Glorot initialisation for the matrices, as in the reference implementations.
+        matrices = [p for p in self.parameters() if p.dim() > 1]
+        list(map(nn.init.xavier_uniform_, matrices))
+        if config.tie_weights:
             self.generator.weight = self.tgt_embed.weight
 
     def embed(self, embedding, tokens):
         """Token embeddings scaled by sqrt(d_model) (section 3.4), plus positions, dropout."""
         # Pista: (1 línea) embedding(tokens) * sqrt(d_model), luego self.positional y self.dropout.
         # Hint: (1 line) embedding(tokens) * sqrt(d_model), then self.positional and self.dropout.
-        scale = math.sqrt(self.config.d_model)
-        return self.dropout(self.positional(embedding(tokens) * scale))
+        scaled = embedding(tokens) * math.sqrt(self.config.d_model)
+        return self.dropout(self.positional(scaled))
 
     def encode(self, src):
         """Run the encoder.
@@ -99,10 +97,9 @@ class Transformer(nn.Module):
         # Hint: (~5 lines) source padding_mask; embed; every encoder layer with that mask;
         # encoder_norm at the end.
         src_mask = padding_mask(src, self.config.pad_id)
-        x = self.embed(self.src_embed, src)
-        for layer in self.encoder_layers:
-            x = layer(x, src_mask)
-        return self.encoder_norm(x), src_mask
+        start = self.embed(self.src_embed, src)
+        memory = reduce(lambda x, layer: layer(x, src_mask), self.encoder_layers, start)
+        return self.encoder_norm(memory), src_mask
 
     def decode(self, tgt, memory, src_mask):
         """Run the decoder on target tokens ``tgt`` (B, T) and return logits (B, T, V)."""
@@ -111,11 +108,9 @@ class Transformer(nn.Module):
         # Hint: (~5 lines) target_mask of the target; embed; every decoder layer;
         # decoder_norm and generator.
         tgt_mask = target_mask(tgt, self.config.pad_id)
-        x = self.embed(self.tgt_embed, tgt)
-        for layer in self.decoder_layers:
-            x = layer(x, memory, tgt_mask, src_mask)
-        return self.generator(self.decoder_norm(x))
+        start = self.embed(self.tgt_embed, tgt)
+        hidden = reduce(lambda x, layer: layer(x, memory, tgt_mask, src_mask), self.decoder_layers, start)
+        return self.generator(self.decoder_norm(hidden))
 
     def forward(self, src, tgt):
-        memory, src_mask = self.encode(src)
-        return self.decode(tgt, memory, src_mask)
+        return self.decode(tgt, *self.encode(src))
