@@ -10,15 +10,16 @@ from pathlib import Path
 
 from . import course
 from .authoring import release
-from .authoring.stubs import MarkerError
 from .authoring.sync import SyncRefused, differences, sync
-from .grading import batch, reports
+from .grading import reports
 from .grading.runner import GradingError, grade_many
+from .intake import batch
 from .notebooks import nbgrader_autograde, nbgrader_course
 from .notebooks.nbgrader_course import NbgraderError
 from .notebooks.sources import LANGS, NotebookError
 from .platforms import classroom, gradescope, gradescope_try
 from .settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
+from .stubs import MarkerError
 
 
 def _sync(args) -> int:

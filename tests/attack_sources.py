@@ -1,4 +1,4 @@
-"""Attack code for tests/test_attacks.py, as source text that goes into a submission.
+"""Attack code for tests/attacks/, as source text that goes into a submission.
 
 Everything here runs as *student* code inside the grader's worker (or, for
 ``PLANTED_RESOURCE``, wherever the worker managed to smuggle it). Each piece does what a

@@ -7,7 +7,7 @@ nbgrader course) mark themselves ``xdist_group``, so that fixture is built on on
 Each worker, and every process it starts, gets its share of the cores as torch threads.
 
 ``--full`` chooses the full tier (docs/testing.md): without it, tests marked ``full_only``
-are skipped ("full tier only: run pytest --full") and the corpora run at one seed.
+are skipped ("full tier only: run pytest --full") and the sets of cases run at one seed.
 """
 
 import json
@@ -23,7 +23,7 @@ from helpers import ASSIGNMENTS, SOLUTIONS, Graded, run_grade
 
 def pytest_addoption(parser):
     parser.addoption("--full", action="store_true", default=False,
-                     help="the full test tier (every seed, every corpus entry; what .ci/run runs); "
+                     help="the full test tier (every seed, every case; what .ci/run runs); "
                           "without it, the fast tier (docs/testing.md)")
 
 

@@ -17,13 +17,13 @@ SOLUTIONS = ROOT / "solutions"
 ASSIGNMENTS = ROOT / "assignments"
 
 
-# The two tiers (docs/testing.md). `pytest` runs the fast tier: every test file, the corpora
+# The two tiers (docs/testing.md). `pytest` runs the fast tier: every test file, the sets of cases
 # (mutants, correct submissions, attacks) at one seed or a fixed subset; `pytest --full`
-# runs every seed and every corpus entry (what .ci/run runs). Both collect the same tests:
+# runs every seed and every case (what .ci/run runs). Both collect the same tests:
 # the entries outside the subset are marked `full_only`, and the fast tier skips them.
 FULL = False  # set by conftest.py from --full before any test module is collected
 FULL_ONLY = "full tier only: run pytest --full"
-# The fast tier's correct submissions (tests/corpus/correct/): torch.nn.functional on raw
+# The fast tier's correct submissions (tests/correct_submissions/): torch.nn.functional on raw
 # parameters (the forbidden-call check must let it through) and the Annotated Transformer's helpers.
 CORRECT_FAST = ("functional", "annotated")
 
@@ -129,7 +129,7 @@ def course_notebook(assignment: str, lang: str = "es", solved: bool = True,
     import nbformat
 
     from autograder import course
-    from autograder.authoring.stubs import BEGIN_SOLUTION, END_SOLUTION
+    from autograder.markers import BEGIN_SOLUTION, END_SOLUTION
     from autograder.notebooks import build
 
     reference = build.build(course.get(assignment), lang)

@@ -49,6 +49,31 @@ def test_close_names_a_recognised_mistake_only_when_it_matches():
     assert "doubled" not in f.en
 
 
+def test_a_failure_carries_the_mistake_it_names_as_data():
+    """Does a named failure carry its mistake (named), a shaped one none, and does a
+    message that merely reads "Likely mistake:" (a student's exception, say) name nothing?"""
+    doubled = Mistake("doubled", "duplicado")
+    named = CheckFailure("y is off", "y no coincide").naming(doubled)
+    assert named.mistake is doubled and named.named
+    shaped = CheckFailure("y is off", "y no coincide").shaped(("a shape", "una forma"))
+    assert shaped.mistake is None and not shaped.named
+    assert shaped.naming(doubled).en == "y is off\nLikely mistake: doubled"  # the shape gives way
+    quoted = CheckFailure("f raised ValueError: Likely mistake: none", "f lanzó ValueError")
+    assert not quoted.named and quoted.shaped(("a shape", "una forma")).en.endswith("Likely mistake: a shape")
+
+
+def test_randn_and_inverted_dropout():
+    """Is checks.randn torch.randn in float64 from the test's generator, and does
+    inverted_dropout accept each value dropped or scaled by 1/(1 - p) (some of each) only?"""
+    assert torch.equal(checks.randn(torch.Generator().manual_seed(3), 2, 3),
+                       torch.randn(2, 3, generator=torch.Generator().manual_seed(3), dtype=torch.float64))
+    want = torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)
+    assert checks.inverted_dropout(torch.tensor([2.0, 0.0, 6.0, 0.0], dtype=torch.float64), want, 0.5, 1e-9)
+    assert not checks.inverted_dropout(want * 2, want, 0.5, 1e-9)  # nothing dropped
+    assert not checks.inverted_dropout(torch.zeros(4, dtype=torch.float64), want, 0.5, 1e-9)  # nothing kept
+    assert not checks.inverted_dropout(torch.tensor([1.0, 0.0, 3.0, 0.0], dtype=torch.float64), want, 0.5, 1e-9)
+
+
 def test_equal_pair_and_parameter_count():
     """Do equal, pair and parameter_count refuse a wrong value, a non-pair and a wrong count?"""
     mask = torch.tensor([[True, False], [True, True]])

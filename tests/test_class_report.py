@@ -12,13 +12,13 @@ import pytest
 
 from autograder import classreport, course
 from autograder.classreport import figures, similarity
-from autograder.classreport.sources import read_modules
 from autograder.grading import reports
+from autograder.intake.sources import read_modules
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS, make_submission
 from mutants import load
 
 A1 = "a1_attention"
-CORPUS = ROOT / "tests" / "corpus" / "correct"
+CORRECT = ROOT / "tests" / "correct_submissions"
 SCALING = "the scores are not divided by √d_k"
 
 
@@ -104,7 +104,7 @@ def disguise(source: str) -> str:
 def test_renamed_and_reordered_copy_is_flagged():
     """Is a copy with renamed variables and reordered functions flagged, in every assignment?"""
     for a in course.ASSIGNMENTS:
-        original = read_modules(CORPUS / "einsum", [a.name])[a.name]
+        original = read_modules(CORRECT / "einsum", [a.name])[a.name]
         copied = {m: disguise(code) for m, code in original.items()}
         assert copied != original
         pairs = similarity.compare({"einsum": original, "copier": copied}, a.name)
@@ -115,10 +115,10 @@ def test_renamed_and_reordered_copy_is_flagged():
 
 
 def test_independent_correct_submissions_are_not_flagged():
-    """Are two independently written correct submissions of the corpus left alone, and the
+    """Are two independently written correct submissions left alone, and the
     stubs (handed back untouched by two students) never a match?"""
     names = [a.name for a in course.ASSIGNMENTS]
-    sources = {n: read_modules(CORPUS / n, names) for n in ("einsum", "functional")}
+    sources = {n: read_modules(CORRECT / n, names) for n in ("einsum", "functional")}
     sources |= {f"stub{i}": read_modules(ASSIGNMENTS, names) for i in (1, 2)}
     assert similarity.compare_class(sources, names) == []
 
@@ -142,7 +142,7 @@ def render(page: Path, png: Path | None = None, size: str = "1280,3000") -> str:
 
 def make_class(folder: Path) -> None:
     """Nine students of a1: the solution, the stubs, three classic mistakes (two of them the
-    missing √d_k), two corpus submissions, a disguised copy of one of them, a hostile name."""
+    missing √d_k), two correct submissions, a disguised copy of one of them, a hostile name."""
     folder.mkdir()
     mutants = load()
     make_submission(folder / "sol", base=SOLUTIONS)
@@ -152,9 +152,9 @@ def make_class(folder: Path) -> None:
         m = mutants[(A1, mistake)]
         make_submission(folder / student, {f"{A1}/{m.module}": m.edits})
     for student, source in (("einsum", "einsum"), ("functional", "functional"), ("x<b>&y", "annotated")):
-        shutil.copytree(CORPUS / source / A1, folder / student / A1)
+        shutil.copytree(CORRECT / source / A1, folder / student / A1)
     (folder / "zoe" / A1).mkdir(parents=True)
-    for path in sorted((CORPUS / "einsum" / A1).glob("*.py")):
+    for path in sorted((CORRECT / "einsum" / A1).glob("*.py")):
         (folder / "zoe" / A1 / path.name).write_text(disguise(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 

@@ -1,6 +1,6 @@
 """Do the graders give full marks to every correct implementation, whatever its style?
 
-``tests/corpus/correct/<style>/`` holds complete submissions written independently of the
+``tests/correct_submissions/<style>/`` holds complete submissions written independently of the
 reference, from the stubs' docstrings and public tests only, each in a style the reference
 does not use (einsum, a loop per head, float64 inside, nn.Sequential blocks with aliased
 attributes, additive float masks, the Annotated Transformer's helpers, Python lists and
@@ -15,8 +15,8 @@ import pytest
 import helpers
 from helpers import ROOT, Graded, run_grade_many
 
-CORPUS = ROOT / "tests" / "corpus" / "correct"
-STYLES = sorted(p.name for p in CORPUS.iterdir() if p.is_dir())
+SUBMISSIONS = ROOT / "tests" / "correct_submissions"
+STYLES = sorted(p.name for p in SUBMISSIONS.iterdir() if p.is_dir())
 SEEDS = (1, 2, 3, 4, 5)
 BATCHES = [STYLES[::2], STYLES[1::2]]  # two runs, so that two workers share the work
 FAST = helpers.CORRECT_FAST  # the fast tier's styles, one of each batch
@@ -28,11 +28,11 @@ def graded(style: str, tmp_path_factory) -> Graded:
         batch = [s for s in next(b for b in BATCHES if style in b) if helpers.FULL or s in FAST]
         out = tmp_path_factory.mktemp("independent") / "out"
         seeds = ",".join(map(str, helpers.tier_seeds(SEEDS)))
-        _GRADED.update(zip(batch, run_grade_many([CORPUS / s for s in batch], out, "--seeds", seeds)))
+        _GRADED.update(zip(batch, run_grade_many([SUBMISSIONS / s for s in batch], out, "--seeds", seeds)))
     return _GRADED[style]
 
 
-def test_the_corpus_is_large_enough():
+def test_there_are_enough_correct_submissions():
     """Are there at least eight independent correct submissions?"""
     assert len(STYLES) >= 8, STYLES
     assert all(any(s in batch for s in FAST) for batch in BATCHES), FAST

@@ -1,6 +1,5 @@
-"""Does the package keep its seams? The sandbox's child code stands alone, no module
-imports itself through a cycle, kernel grading stays off the instructor side, and old
-notebooks still find ``run_grader``.
+"""Does the package keep its seams? Its layers import only downwards, the sandbox's child
+code stands alone and no module imports itself through a cycle.
 
 As in test_registry.py, each rule is a function returning what it finds, so that a test
 can break it on purpose and see it fail.
@@ -17,6 +16,27 @@ from helpers import ROOT
 
 PACKAGE = ROOT / "autograder"
 CHILD = PACKAGE / "sandbox" / "child"
+
+# The package's layers, bottom to top: the one list of them (docs/architecture.md tells
+# what each is for). A module may import its own layer and the ones below, never one above,
+# lazily or not; every module belongs to the layer of its longest prefix here.
+LAYERS = (
+    # leaves: the registry, limits, token ids, the markers of the worker-grader protocol,
+    # generated folders as data, and what runs beside student code
+    ("autograder.course", "autograder.settings", "autograder.tokens", "autograder.markers",
+     "autograder.filetree", "autograder.sandbox.child"),
+    # reading reference code (stubs, the reference loader) and the trust boundary
+    ("autograder.stubs", "autograder.reference", "autograder.sandbox"),
+    ("autograder.translator",),  # the reference translator, on the reference code
+    ("autograder.grading",),  # the grading process: runner, plugin, Student, checks, reports
+    ("autograder.graders",),  # the hidden graders, on grading's checks
+    ("autograder.classreport",),  # reads graded results
+    ("autograder.notebooks",),  # notebooks built, extracted, graded from the sandbox
+    ("autograder.intake",),  # class intake: uploads (notebooks among them), grade-class, CSVs
+    ("autograder.platforms",),  # Gradescope and GitHub Classroom, on grade-class
+    ("autograder.authoring",),  # sync and release, on notebooks and platforms
+    ("autograder.cli", "autograder.__main__", "autograder.bench"),  # commands
+)
 
 
 def module_name(path: Path, root: Path = ROOT) -> str:
@@ -104,6 +124,84 @@ def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return cycles
 
 
+def layer_of(module: str, layers=LAYERS) -> int | None:
+    """The index in ``layers`` of the longest prefix of ``module`` (None: in no layer)."""
+    found = [(len(prefix), i) for i, names in enumerate(layers) for prefix in names
+             if module == prefix or module.startswith(prefix + ".")]
+    return max(found)[1] if found else None
+
+
+def layer_violations(package: Path, root: Path = ROOT, layers=LAYERS) -> list[str]:
+    """Modules in no layer, and imports (top-level or inside a function) of a module in a
+    higher layer than the importer's."""
+    modules = {module_name(p, root): p for p in package.rglob("*.py") if "__pycache__" not in p.parts}
+    problems = [f"{name}: in no layer" for name in sorted(modules)
+                if name != module_name(package, root) and layer_of(name, layers) is None]
+    for name, path in sorted(modules.items()):
+        mine = layer_of(name, layers)
+        for imported in sorted(imports_of(path, root) & modules.keys()):
+            theirs = layer_of(imported, layers)
+            if mine is not None and theirs is not None and theirs > mine:
+                problems.append(f"{name} imports {imported}, a layer above it")
+    return problems
+
+
+def test_layers_import_only_downwards():
+    """Does every module of the package sit in a layer of LAYERS, and import nothing from
+    a layer above its own?"""
+    assert layer_violations(PACKAGE) == []
+
+
+def test_layer_rule_fails_when_broken(tmp_path):
+    """On a copy of the package, are an upward import (checks importing grade-class, even
+    inside a function) and a module outside every layer reported?"""
+    copy = tmp_path / "autograder"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    checks = copy / "grading" / "checks.py"
+    checks.write_text(checks.read_text(encoding="utf-8") + "\n\ndef late():\n    from ..intake import batch\n",
+                      encoding="utf-8")
+    (copy / "stray.py").write_text("", encoding="utf-8")
+    found = layer_violations(copy, tmp_path)
+    assert found == ["autograder.stray: in no layer",
+                     "autograder.grading.checks imports autograder.intake, a layer above it",
+                     "autograder.grading.checks imports autograder.intake.batch, a layer above it"], found
+
+
+LONG = 350  # lines: a module longer than this says why, in a docstring line "Over 350 lines: ..."
+# Long modules whose reason is still to be written: grading/shapes.py's diagnosis is being
+# reworked on another branch (issue 27); remove it from here once its docstring says why.
+LONG_PENDING = {"autograder.grading.shapes"}
+
+
+def long_modules_without_reason(package: Path, root: Path = ROOT) -> list[str]:
+    """Modules over LONG lines whose docstring has no line starting "Over 350 lines:"."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        doc = ast.get_docstring(ast.parse(text)) or ""
+        reason = any(line.startswith(f"Over {LONG} lines:") for line in doc.splitlines())
+        if len(text.splitlines()) > LONG and not reason:
+            found.append(module_name(path, root))
+    return found
+
+
+def test_long_modules_say_why():
+    """Does every module of the package over 350 lines say in its docstring why it is one
+    module (each holds one concept; length alone is no reason to split it)?"""
+    assert set(long_modules_without_reason(PACKAGE)) <= LONG_PENDING
+
+
+def test_long_module_rule_fails_when_broken(tmp_path):
+    """Is a long module without its reason reported, and one with it left alone?"""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    body = "\n".join(f"x{i} = {i}" for i in range(LONG + 1))
+    (pkg / "long.py").write_text(f'"""A long module."""\n{body}\n', encoding="utf-8")
+    (pkg / "explained.py").write_text(f'"""A long module.\n\nOver {LONG} lines: a table.\n"""\n{body}\n',
+                                      encoding="utf-8")
+    assert long_modules_without_reason(pkg, tmp_path) == ["pkg.long"]
+
+
 def test_child_imports_nothing_from_the_package():
     """Does the code copied into the student's process import only the standard library,
     torch and its own modules?"""
@@ -152,22 +250,10 @@ def test_cycle_rule_fails_when_broken(tmp_path):
     assert import_cycles(import_graph(pkg, tmp_path)) == [["pkg.train", "pkg.translate"]]
 
 
-def test_kernel_grading_stays_off_the_instructor_side():
-    """Does the code that grades inside a student's kernel read the graders' rules from
-    grading/rules.py, without the pytest plugin, the notebook build, the nbgrader course (build
-    or autograde) or the release?"""
-    imported = imports_of(PACKAGE / "notebooks" / "kernel.py")
-    assert "autograder.grading.rules" in imported
-    banned = {"autograder.grading.pytest_plugin", "autograder.notebooks.build",
-              "autograder.notebooks.nbgrader_course", "autograder.notebooks.nbgrader_autograde",
-              "autograder.authoring.release"}
-    assert not imported & banned, imported
+def test_the_self_check_copies_the_protocol_text():
+    """Does the students' self-check, which travels alone next to a notebook, say "not
+    implemented" exactly as the markers module does?"""
+    from autograder import markers
+    from autograder.notebooks import selfcheck
 
-
-def test_old_notebooks_find_run_grader():
-    """Does ``from autograder.notebook_grading import run_grader`` (notebooks generated
-    before the package was laid out in folders) give the kernel grader?"""
-    from autograder.notebook_grading import run_grader
-    from autograder.notebooks import kernel
-
-    assert run_grader is kernel.run_grader
+    assert selfcheck.NOT_IMPLEMENTED == markers.NOT_IMPLEMENTED

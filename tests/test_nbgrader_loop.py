@@ -21,9 +21,9 @@ import pytest
 import helpers
 from autograder import course
 from autograder.authoring import release
-from autograder.authoring.stubs import code_lines, distinctive_solution_lines, solution_texts
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import nbgrader_autograde, nbgrader_course, sources
+from autograder.notebooks import files, nbgrader_autograde, nbgrader_course, sources
+from autograder.stubs import code_lines, distinctive_solution_lines, solution_texts
 from helpers import ROOT, SOLUTIONS, run_grade
 
 pytestmark = pytest.mark.xdist_group("nbgrader_loop")  # one worker builds its costly fixture (conftest.py)
@@ -111,7 +111,7 @@ def test_build_writes_the_course_and_releases_every_assignment(loop):
     for a in ASSIGNMENTS:
         name = sources.notebook_name(a)
         assert (c / "source" / a.name / name).is_file() and (c / "release" / a.name / name).is_file()
-        for rel, data in notebooks.notebook_files(a).items():  # data files and the self-check
+        for rel, data in files.notebook_files(a).items():  # data files and the self-check
             assert (c / "release" / a.name / rel).read_bytes() == data
         assert f"{a.name}: " in loop.build.stdout
     skipped = [a for a in course.ASSIGNMENTS if a not in ASSIGNMENTS]

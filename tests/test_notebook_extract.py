@@ -7,7 +7,7 @@ import json
 import pytest
 
 from autograder import course
-from autograder.grading import uploads
+from autograder.intake import uploads
 from autograder.notebooks import extract
 from helpers import SOLUTIONS, course_notebook
 

@@ -1,4 +1,5 @@
-"""Notebooks that tamper with the kernel their hidden tests run in: the static scan
+"""Notebooks that tamper with the kernel nbgrader runs them in (grades come from the
+sandbox; the kernel's run makes the outputs and feedback): the static scan
 (autograder/notebooks/scan.py) and its use by `python -m autograder nbgrader autograde`."""
 
 import hashlib
@@ -10,11 +11,11 @@ from test_nbgrader_loop import LANG, SEED, TRACEBACK_LINE, _cli
 import helpers
 from autograder import course
 from autograder.authoring import release
-from autograder.authoring.stubs import code_lines, distinctive_solution_lines
 from autograder.notebooks import build as notebooks
 from autograder.notebooks import nbgrader_autograde, sources
 from autograder.notebooks import scan as notebook_scan
 from autograder.notebooks.scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
+from autograder.stubs import code_lines, distinctive_solution_lines
 from helpers import SOLUTIONS
 
 INSTALL_TRANSFORMER = "get_ipython().input_transformers_cleanup.append(lambda lines: ['pass\\n'])"
@@ -38,9 +39,9 @@ FLAGGED = [
     ("import builtins\nbuiltins.isinstance = lambda *a: True", 1, "import builtins"),
     ("__builtins__.len = lambda x: 0", 1, "__builtins__"),
     ("__builtins__ = {}", 1, "__builtins__"),
-    ("def run_grader(nodeid, namespace):\n    pass", 1, "redefines run_grader"),
-    ("from autograder.notebook_grading import run_grader", 1, "from autograder.notebook_grading import run_grader"),
-    ("import autograder.notebook_grading as ng\nng.run_grader = print", 2, "ng.run_grader"),
+    ("def get_ipython():\n    pass", 1, "redefines get_ipython"),
+    ("from autograder.grading import checks", 1, "from autograder.grading import checks"),
+    ("import autograder.grading.checks as ch\nch.close = print", 2, "ch.close"),
     ("from autograder.reference import load\ncausal_mask = load('masks').causal_mask", 1,
      "from autograder.reference import load"),
     ("torch.allclose = lambda *a, **k: True", 1, "torch.allclose"),
@@ -48,12 +49,12 @@ FLAGGED = [
     ("setattr(torch, 'equal', lambda *a: True)", 1, "setattr(torch, ...)"),
     ("torch.Tensor.__eq__ = lambda a, b: True", 1, "torch.Tensor.__eq__"),
     ("import os\nos._exit(0)", 2, "_exit"),
-    ("import sys\nsys.modules['autograder.notebook_grading'] = fake", 2, "sys.modules"),
+    ("import sys\nsys.modules['autograder.grading.checks'] = fake", 2, "sys.modules"),
     ("globals = lambda: {}", 1, "redefines globals"),
     ("exec('x = 1')", 1, "exec"),
     ("open('autograder/__init__.py', 'w').write('')", 1, "open(..., write)"),
     ("%load_ext autoreload", 1, "%load_ext"),
-    ("%%writefile autograder/notebook_grading.py\ndef run_grader(*a): pass", 1, "%%writefile"),
+    ("%%writefile autograder/grading/checks.py\ndef close(*a): pass", 1, "%%writefile"),
     ("!pip install cheat", 1, "!pip"),
     ("files = !ls", 1, "!ls"),
     ("%timeit -n 1 get_ipython()", 1, "get_ipython"),
@@ -71,7 +72,7 @@ HARMLESS = [
     "%%time\nx = torch.randn(3)",
     "%timeit torch.randn(3)",
     "causal_mask?",
-    "def helper(x, dim=-1):\n    \"\"\"Not get_ipython, not run_grader: a docstring.\"\"\"\n"
+    "def helper(x, dim=-1):\n    \"\"\"Not get_ipython, not exec: a docstring.\"\"\"\n"
     "    weights = torch.softmax(x, dim=dim)  # get_ipython in a comment\n    return weights",
     "class Attention(nn.Module):\n    def __init__(self, d):\n        super().__init__()\n"
     "        self.proj = nn.Linear(d, d)\n\n    def forward(self, x):\n        return self.proj(x)",
@@ -105,7 +106,7 @@ def _nb(*cells):
 
 def test_notebook_scan_numbers_cells_and_skips_only_the_cells_the_build_wrote():
     """Are findings numbered by notebook cell, the build's locked cells skipped, and an edited locked cell scanned?"""
-    hidden = "### BEGIN HIDDEN TESTS\nfrom autograder.notebook_grading import run_grader\nrun_grader('x', globals())"
+    hidden = "### BEGIN HIDDEN TESTS\nimport autograder\nprint(globals())"
     locked = {"grade_id": "t", "grade": True, "locked": True, "solution": False, "points": 1}
     source = _nb(("code", "import torch", {"grade_id": "imports", "locked": True}), ("code", hidden, locked))
     trusted = trusted_sources(source)
@@ -119,7 +120,7 @@ def test_notebook_scan_numbers_cells_and_skips_only_the_cells_the_build_wrote():
     )
     found = {(f.cell, f.line, f.name) for f in scan_notebook(submitted, trusted)}
     assert {cell for cell, _, _ in found} == {5, 6}
-    assert {(5, 2, "torch.allclose"), (6, 3, "run_grader"), (6, 4, "events.register")} <= found
+    assert {(5, 2, "torch.allclose"), (6, 2, "import autograder"), (6, 4, "events.register")} <= found
     assert scan_notebook(source, trusted) == []
 
 
@@ -175,9 +176,9 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     a bilingual "refused" line, note and feedback, while a package handed in beside the
     release scores 0 too and the solution still scores full marks, submitted/ untouched?
 
-    Before the refusal was wired in, the same run graded the transformer notebook 15 / 15 and
-    the release with an `autograder/notebook_grading.py` beside it (a `run_grader` that does
-    nothing, importable from the kernel's folder) 4 / 15."""
+    Before the refusal was wired in, when the kernel still graded, the same run graded the
+    transformer notebook 15 / 15 and the release with a grader module beside it (one that
+    passes everything, importable from the kernel's folder) 4 / 15."""
     course_dir, a, name, source, released = _a1_course(tmp_path)
     tamper = json.loads(json.dumps(released))
     tamper["cells"].insert(0, {"cell_type": "code", "execution_count": None, "id": "first", "metadata": {},
@@ -189,10 +190,9 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     shadow = course_dir / "submitted" / "shadow" / a.name / "autograder"
     shadow.mkdir()
     (shadow / "__init__.py").write_text("", encoding="utf-8")
-    (shadow / "notebook_grading.py").write_text("def run_grader(*args):\n    pass\n", encoding="utf-8")
-    (shadow / "notebooks").mkdir()
-    (shadow / "notebooks" / "__init__.py").write_text("", encoding="utf-8")
-    (shadow / "notebooks" / "kernel.py").write_text("def run_grader(*args):\n    pass\n", encoding="utf-8")
+    (shadow / "grading").mkdir()
+    (shadow / "grading" / "__init__.py").write_text("", encoding="utf-8")
+    (shadow / "grading" / "checks.py").write_text("def close(*args):\n    return True\n", encoding="utf-8")
     before = _tree(course_dir / "submitted")
 
     proc = _cli("nbgrader", "autograde", "--course", str(course_dir), "--seed", SEED)

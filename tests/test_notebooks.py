@@ -1,5 +1,5 @@
 """The bilingual notebooks generated from the single source (autograder/notebooks/build.py) and
-the hidden test cells that run the pytest graders in the kernel (autograder/notebooks/kernel.py)."""
+their hidden test cells, which name the grader whose sandbox verdict they get."""
 
 import importlib
 import json
@@ -11,9 +11,10 @@ from nbclient import NotebookClient
 
 from autograder import course
 from autograder.authoring import release
-from autograder.authoring.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, distinctive_solution_lines, solution_texts
+from autograder.markers import BEGIN_HIDDEN, BEGIN_SOLUTION
 from autograder.notebooks import build as notebooks
-from autograder.notebooks import sources
+from autograder.notebooks import files, sources
+from autograder.stubs import distinctive_solution_lines, solution_texts
 from helpers import SOLUTIONS
 
 pytestmark = pytest.mark.xdist_group("notebooks")  # one worker builds its costly fixture (conftest.py)
@@ -111,7 +112,7 @@ def test_student_notebooks_hold_no_solution_and_no_hidden_test(built, tmp_path):
         notebooks.write(notebooks.student_version(nb), tmp_path / f"{name}.{lang}.ipynb")
     assert release.scan(tmp_path) == []
     text = "\n".join(release.readable_text(p) for p in tmp_path.iterdir())
-    assert "run_grader" not in text and len(distinctive_solution_lines(SOLUTIONS)) > 20
+    assert notebooks.SANDBOX_NOTE not in text and len(distinctive_solution_lines(SOLUTIONS)) > 20
 
 
 def test_bad_narratives_are_errors_with_a_line(tmp_path):
@@ -152,7 +153,7 @@ def _problems(nb):
 
 
 def _folder(tmp_path, assignment):
-    for rel, data in notebooks.notebook_files(assignment).items():
+    for rel, data in files.notebook_files(assignment).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
     return tmp_path
@@ -176,7 +177,7 @@ def test_source_notebook_runs_clean_top_to_bottom(case, built, tmp_path, monkeyp
         sum(1 for c in nb.cells if c.cell_type == "code")
     # Every public check passes on the reference code, each where the notebook has defined what it needs.
     printed = _check_lines(nb)
-    public = notebooks.public_tests(assignment)
+    public = files.public_tests(assignment)
     assert set(printed) == {name.removeprefix("test_").removesuffix(".py") for name in public}
     for module, text in printed.items():
         passed, total = map(int, re.search(r"^(\d+)/(\d+) passed / superadas", text, re.MULTILINE).groups())

@@ -4,7 +4,7 @@ import base64
 import os
 import shutil
 
-from autograder.authoring.stubs import solution_texts
+from autograder.stubs import solution_texts
 from helpers import ASSIGNMENTS, SOLUTIONS, make_submission, run_grade
 
 

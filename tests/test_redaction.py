@@ -1,9 +1,9 @@
-"""Unit tests of the redaction policy (autograder/grading/student.py), without a grading:
+"""Unit tests of the redaction policy (autograder/grading/redaction.py), without a grading:
 what of a worker's exception reaches the student's feedback. Without reference code in the
 student's process the message is kept, minus any quote of the reference; with reference
 prerequisites beside it (a3 runs on the reference a1) no free text comes back at all: a
 built-in type name, the file:line of the student's own code, and the two messages the
-grading process can check. test_attacks.py sends encoded reference code through real
+grading process can check. tests/attacks/ sends encoded reference code through real
 gradings."""
 
 import base64
@@ -11,9 +11,11 @@ import base64
 import pytest
 
 from autograder import course
-from autograder.authoring.stubs import NOT_IMPLEMENTED, solution_code_lines
 from autograder.grading.checks import CheckFailure
+from autograder.grading.redaction import Redaction
 from autograder.grading.student import Student
+from autograder.markers import NOT_IMPLEMENTED
+from autograder.stubs import solution_code_lines
 from helpers import SOLUTIONS
 
 SECRET = next(line for line in solution_code_lines(sorted((SOLUTIONS / "a1_attention").glob("*.py")), min_len=8)
@@ -21,7 +23,8 @@ SECRET = next(line for line in solution_code_lines(sorted((SOLUTIONS / "a1_atten
 
 
 class Replies:
-    """A transport that answers every request with one canned error."""
+    """In place of the student's worker (never started): answers every request with one
+    canned error."""
 
     def __init__(self, error: dict):
         self.error = error
@@ -34,7 +37,8 @@ class Replies:
 
 
 def feedback(assignment: str, target: str, **error) -> str:
-    student = Student(course.get(assignment), SOLUTIONS, transport=Replies(error))
+    student = Student(course.get(assignment), SOLUTIONS)
+    student.transport = Replies(error)
     with pytest.raises(CheckFailure) as caught:
         student.call(target)
     return str(caught.value)
@@ -78,8 +82,8 @@ def test_beside_reference_code_the_checkable_parts_stay():
 def test_quoted_reference_lines_are_withheld_and_long_returns_cut():
     """Is a text quoting a reference line withheld, and a long string the worker returned
     cut to its first characters where feedback quotes it?"""
-    student = Student(course.get("a3_blocks"), SOLUTIONS, transport=Replies({}))
-    assert SECRET in student.secrets
-    assert "message withheld" in student._redact(f"look: {SECRET}")
-    student.returned.add("x" * 100)
-    assert student.shorten_quotes("got " + "x" * 100 + " back") == "got " + "x" * 24 + "… back"
+    policy = Redaction(course.get("a3_blocks"), {}, SOLUTIONS)
+    assert SECRET in policy.secrets
+    assert "message withheld" in policy.redact(f"look: {SECRET}")
+    assert policy.clean(["x" * 100]) == ["x" * 100]  # noted, not changed
+    assert policy.shorten_quotes("got " + "x" * 100 + " back") == "got " + "x" * 24 + "… back"

@@ -10,10 +10,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from autograder import course
-from autograder.authoring import release, stubs
-from autograder.notebooks import build as notebooks
-from autograder.notebooks import sources
+from autograder import course, stubs
+from autograder.authoring import release
+from autograder.notebooks import files, sources
 from autograder.platforms import gradescope
 from helpers import ROOT
 
@@ -64,7 +63,7 @@ def test_release_holds_the_student_notebooks_of_the_chosen_language(released, re
         nb = json.loads((folder / f"{a.name}.ipynb").read_text(encoding="utf-8"))
         code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
         assert 'raise NotImplementedError("not implemented yet: ' in code and "nbgrader" not in json.dumps(nb["cells"])
-        for path in notebooks.data_files(a):
+        for path in files.data_files(a):
             assert (folder / path.name).read_bytes() == path.read_bytes()
     assert _notebook_langs(released) == {"es"}
     assert _notebook_langs(released_en) == {"en"} and release.scan(released_en) == []
@@ -171,8 +170,8 @@ NOTEBOOK_LEAKS = {
     # A line with quotes: in the notebook's JSON it reads float(\"-inf\"), so only a scan of
     # the cells (not of the raw file) finds it.
     "a solution line with quotes": '        scores = scores.masked_fill(~mask, float("-inf"))',
-    "a hidden test cell": "### BEGIN HIDDEN TESTS\nfrom autograder.notebook_grading import run_grader\n"
-                          "run_grader('a1_attention/test_masks.py::test_causal_mask', globals())\n### END HIDDEN TESTS",
+    "a hidden test cell": ("### BEGIN HIDDEN TESTS\n# a1_attention/test_masks.py::test_causal_mask\n"
+                           "### END HIDDEN TESTS"),
 }
 
 

@@ -15,7 +15,7 @@ from autograder import course
 from autograder.sandbox.child import wire
 from autograder.sandbox.child.wire import WireError
 from autograder.sandbox.isolation import WORKER_UIDS, namespaces_available, worker_user
-from autograder.sandbox.process import SubmissionRefused, read_modules, refuse_shadowing
+from autograder.sandbox.scratch import SubmissionRefused, read_modules, refuse_shadowing
 from helpers import ROOT, make_submission, run_grade
 
 # A wrong attention that also tries to make itself look right.

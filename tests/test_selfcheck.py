@@ -12,6 +12,7 @@ from autograder import course
 from autograder.authoring import release
 from autograder.notebooks import build as notebooks
 from autograder.notebooks import selfcheck, sources
+from autograder.notebooks.files import notebook_files, public_tests
 
 pytestmark = pytest.mark.xdist_group("notebooks")
 
@@ -34,7 +35,7 @@ def test_each_public_test_file_has_one_check_cell_after_what_it_imports(lang):
         nb = notebooks.build(a, lang)
         cells = [c for c in nb.cells if c.cell_type == "code"]
         checks = {c.id: i for i, c in enumerate(cells) if c.id.startswith("check-")}
-        public = notebooks.public_tests(a)
+        public = public_tests(a)
         assert set(checks) == {"check-" + n.removeprefix("test_").removesuffix(".py") for n in public}, a.name
         for name, source in public.items():
             module = name.removeprefix("test_").removesuffix(".py")
@@ -52,10 +53,10 @@ def test_the_files_beside_a_notebook_are_public():
     """Are selfcheck.py and public_tests/ exactly the released public tests, with the course's
     module names filled in and nothing the release scan would refuse?"""
     for a in NARRATED:
-        files = notebooks.notebook_files(a)
+        files = notebook_files(a)
         tests = {p.name: data.decode() for p, data in files.items() if p.parent.name == "public_tests"
                  and p.suffix == ".py"}
-        assert tests == notebooks.public_tests(a) and tests
+        assert tests == public_tests(a) and tests
         released = (course.course_root() / "assignments" / a.name)
         assert all((released / name).read_text(encoding="utf-8") == text for name, text in tests.items())
         text = files[selfcheck.Path("selfcheck.py")].decode()
@@ -81,7 +82,7 @@ def _student_notebook(tmp_path):
              "check('nothing')",
              "check()"]
     nb.cells += [nbformat.v4.new_code_cell(source) for source in extra]
-    for rel, data in notebooks.notebook_files(a1).items():
+    for rel, data in notebook_files(a1).items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_bytes(data)
     NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,

@@ -1,8 +1,8 @@
-"""Tests for autograder/authoring/stubs.py: nbgrader-style marker stripping."""
+"""Tests for autograder/stubs.py: nbgrader-style marker stripping."""
 
 import pytest
 
-from autograder.authoring.stubs import MarkerError, given_code, make_stub
+from autograder.stubs import MarkerError, given_code, make_stub
 
 SOURCE = '''\
 import torch

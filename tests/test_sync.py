@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from autograder import course
-from autograder.authoring.stubs import code_lines, distinctive_solution_lines, find_regions, given_code
 from autograder.authoring.sync import SyncRefused, differences, sync
+from autograder.stubs import code_lines, distinctive_solution_lines, find_regions, given_code
 from helpers import ASSIGNMENTS, ROOT, SOLUTIONS
 
 

@@ -1,4 +1,4 @@
-"""Unit tests of upload normalisation (autograder/grading/uploads.py), without a grading:
+"""Unit tests of upload normalisation (autograder/intake/uploads.py), without a grading:
 each shape a student hands in (a folder laid out like assignments/, flat module files, a
 zip, a git bundle) becomes the same module form, and unsafe or useless uploads are refused
 or listed. The whole gradings of these shapes are in test_grade_class.py and
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading import uploads
-from autograder.grading.uploads import UploadError
+from autograder.intake import uploads
+from autograder.intake.uploads import UploadError
 from helpers import ASSIGNMENTS, SOLUTIONS
 
 A1, A2 = "a1_attention", "a2_layernorm"

@@ -19,19 +19,14 @@ import shutil
 from pathlib import Path
 
 from .. import course
+from ..filetree import mirror
+from ..markers import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION
 from ..notebooks import build as notebooks
 from ..notebooks import sources
+from ..notebooks.files import notebook_files
 from ..platforms import classroom as github_classroom
-from .stubs import (
-    BEGIN_HIDDEN,
-    BEGIN_SOLUTION,
-    END_HIDDEN,
-    END_SOLUTION,
-    code_lines,
-    distinctive_solution_lines,
-    hints_in,
-)
-from .sync import expected_tree, mirror
+from ..stubs import code_lines, distinctive_solution_lines, hints_in
+from .sync import expected_tree
 
 MARKER = ".course-release"  # marks a folder this command wrote, so it may replace it
 FILES = Path(__file__).with_name("release_files")
@@ -96,7 +91,7 @@ def _write_notebooks(folder: Path, lang: str) -> list[str]:
             if cell.cell_type == "code":
                 cell.source = hints_in(cell.source, lang)
         notebooks.write(nb, target / sources.notebook_name(assignment))
-        for rel, data in notebooks.notebook_files(assignment).items():
+        for rel, data in notebook_files(assignment).items():
             (target / rel).parent.mkdir(parents=True, exist_ok=True)
             (target / rel).write_bytes(data)
         written += [f"notebooks/{assignment.name}/{p.relative_to(target).as_posix()}"

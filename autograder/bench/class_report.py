@@ -25,8 +25,9 @@ import time
 from pathlib import Path
 
 from .. import classreport
-from ..classreport import figures, sources
-from ..grading import batch, reports
+from ..classreport import figures
+from ..grading import reports
+from ..intake import batch, sources
 
 
 def build(real_out: Path, out: Path, n: int, seed: int, swap: float = 0.3) -> dict[str, str]:

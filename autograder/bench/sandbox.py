@@ -14,7 +14,8 @@ import time
 
 from .. import course
 from ..sandbox.isolation import hidden_paths, namespaces_available
-from ..sandbox.process import StudentProcess, make_scratch, read_modules
+from ..sandbox.process import StudentProcess
+from ..sandbox.scratch import make_scratch, read_modules
 
 
 def startup_times(assignment: course.Assignment, isolation: str, repeats: int) -> list[float]:

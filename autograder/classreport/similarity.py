@@ -28,14 +28,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .. import course
-from ..authoring.stubs import stub_file
+from ..stubs import stub_file
 
 # copydetect's defaults (noise threshold 25, guarantee threshold 30): a match is at least 25
 # characters of normalised code, and any common passage of 30 is certain to be found.
 K = 25
 WINDOW = 30 - 25 + 1
 # Share of each side's code found in the other. Between independently written correct
-# submissions of the course's corpus most pairs are under 0.6 (see docs/class-report.md);
+# submissions (tests/correct_submissions/) most pairs are under 0.6 (see docs/class-report.md);
 # a copy with renamed variables and reordered functions is above 0.9.
 THRESHOLD = 0.8
 # Fewer fingerprinted characters than this after the boilerplate (a stub handed back, a

@@ -4,6 +4,8 @@ Every value a grader compares has come back through ``sandbox/child/wire.py`` as
 validated here (a real tensor, the expected dtype and shape) before any comparison.
 A failed check raises :class:`CheckFailure` with an English and a Spanish message; only
 that message reaches the student, never the grader's source.
+
+Over 350 lines: the verdict vocabulary every grader shares, kept in the one module graders import.
 """
 
 from __future__ import annotations
@@ -26,26 +28,29 @@ class CheckFailure(AssertionError):
     (:meth:`naming`), or else the error's shape or the stage where it starts
     (:meth:`shaped`), which a named mistake found later replaces."""
 
-    def __init__(self, en: str, es: str, *, plain: tuple[str, str] | None = None):
+    def __init__(self, en: str, es: str, *, plain: tuple[str, str] | None = None, mistake: "Mistake | None" = None):
         super().__init__(f"{en}\n{es}")
         self.en, self.es = en, es
         self._plain = plain  # the message without its shape diagnosis, when it has one
+        # The classic mistake this failure names (:meth:`naming`), if any: kept as data, so
+        # that nothing reads it back out of the text (a student's message could hold it).
+        self.mistake = mistake
 
     def naming(self, mistake: "Mistake") -> "CheckFailure":
         """The same failure, followed by the classic mistake it most likely comes from."""
         en, es = self._plain or (self.en, self.es)
-        return CheckFailure(f"{en}\n{LIKELY_EN}{mistake.en}", f"{es}\n{LIKELY_ES}{mistake.es}")
+        return CheckFailure(f"{en}\n{LIKELY_EN}{mistake.en}", f"{es}\n{LIKELY_ES}{mistake.es}", mistake=mistake)
 
     @property
     def named(self) -> bool:
         """Whether this failure names a classic mistake (not only the error's shape)."""
-        return LIKELY_EN in self.en and self._plain is None
+        return self.mistake is not None
 
     def shaped(self, found: tuple[str, str] | None, replace: bool = False) -> "CheckFailure":
         """The same failure, followed by the error's shape or the stage where it starts
         (``shapes``, ``localise``), unless it already carries a diagnosis (that is not
         only a shape, when ``replace``)."""
-        if not found or self.named or (LIKELY_EN in self.en and not replace):
+        if not found or self.named or (self._plain is not None and not replace):
             return self
         en, es = self._plain or (self.en, self.es)
         return CheckFailure(f"{en}\n{LIKELY_EN}{found[0]}", f"{es}\n{LIKELY_ES}{found[1]}", plain=(en, es))
@@ -94,6 +99,20 @@ DROPOUT_IN_EVAL = Mistake(
     "dropout is applied in eval mode too: use self.dropout (nn.Dropout) or F.dropout(..., training=self.training)",
     "el dropout también se aplica en modo evaluación: usa self.dropout (nn.Dropout) o "
     "F.dropout(..., training=self.training)")
+
+
+def randn(rng: torch.Generator, *size) -> torch.Tensor:
+    """Standard normal float64 values of shape ``size``, drawn from the test's ``rng``."""
+    return torch.randn(*size, generator=rng, dtype=torch.float64)
+
+
+def inverted_dropout(got: torch.Tensor, want: torch.Tensor, p: float, atol) -> bool:
+    """Whether ``got`` is ``want`` through inverted dropout with probability ``p`` (what
+    nn.Dropout does in training mode): every value either dropped (0) or kept and scaled by
+    1/(1 - p), within ``atol`` (a number, or a tensor like ``want``), with some of each."""
+    dropped = got.abs() <= atol
+    kept = (got - want / (1 - p)).abs() <= atol
+    return bool((dropped | kept).all()) and bool(dropped.any()) and bool(kept.any())
 
 
 def fmt(x, spec: str = "", lang: str = "en") -> str:

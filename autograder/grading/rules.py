@@ -1,6 +1,5 @@
-"""The rules of a hidden grader test, read in one place for both ways of grading: the
-pytest plugin (module form), and the notebooks (the build writes a cell per test, worth
-its points; the kernel runs the test with the same seed, time limit and messages).
+"""The rules of a hidden grader test, read in one place for the pytest plugin (which runs
+it) and the notebook build (which writes a test cell per grader, worth its points).
 
 A grader test is a function ``test_*`` in ``autograder/graders/<assignment>/test_*.py``:
 
@@ -20,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import course
-
-SEED_VARIABLE = "COURSE_GRADE_SEED"  # the run's seed, for the hidden tests in notebook kernels
 
 
 @dataclass(frozen=True)
@@ -79,14 +76,6 @@ def describe(nodeid: str, fn) -> GraderTest:
     en, _, es = first_line(fn).partition(" / ")
     return GraderTest(nodeid, float(found["points"].args[0]), float(timeout.args[0]) if timeout else None,
                       en.strip(), (es or en).strip(), "parametrize" in found)
-
-
-def load(nodeid: str):
-    """The grader function of ``"<assignment>/<file>::<test>"``."""
-    path, _, function = nodeid.partition("::")
-    name, _, file = path.partition("/")
-    module = importlib.import_module(f"autograder.graders.{name}.{file.removesuffix('.py')}")
-    return getattr(module, function)
 
 
 def grader_tests(assignment: course.Assignment) -> dict[str, GraderTest]:

@@ -1,4 +1,4 @@
-"""The grading process's handle on one assignment of a submission.
+"""The grading process's handle on one assignment of a submission: the requests API.
 
 Hidden graders ask it to run the student's code (``call``, ``grad``, ``module``, and
 ``script`` to compose several calls on objects that stay in the student's process) and get
@@ -7,65 +7,37 @@ plain data back; they never import that code. Every failure on the student's sid
 becomes a :class:`~autograder.grading.checks.CheckFailure` with a message for the student.
 
 Prerequisites: an assignment that imports earlier ones (a4 imports a1-a3) runs against
-the *reference* versions of those, so a broken a1 costs points in a1 only. That puts
-reference code in the student's process, which may read it; so every text that comes
-back from that process is redacted of any line of a reference solution region before it
-reaches feedback, and nothing it prints is kept at all. Redaction alone cannot stop a
-line leaving encoded (base64, reversed, one character at a time), so for such an
-assignment no free text comes back at all: an exception is its type (a built-in one, or
-"an exception of your own class") and the file:line of the student's own code, checked
-against the student's files.
+the *reference* versions of those, so a broken a1 costs points in a1 only. What of the
+replies may then reach feedback is :mod:`.redaction`'s policy, applied to every reply.
 
 Every reply is checked against its request (counts, types) before a grader sees it, and
 the student's side has a time budget per assignment that covers worker start-ups as well
 as calls.
+
+Over 350 lines: one request API (call, grad, module, script and their error forms), each checking its reply.
 """
 
 from __future__ import annotations
 
-import ast
-import builtins
-import re
 import time
 from pathlib import Path
 
 import torch
 
 from .. import course
-from ..authoring.stubs import NOT_IMPLEMENTED, solution_code_lines
 from ..course import Assignment
-from ..sandbox.child import wire
-from ..sandbox.child.harness import SCRIPT_TORCH, forbidden_name
-from ..sandbox.child.wire import Unsupported
+from ..markers import NOT_IMPLEMENTED
+from ..sandbox.child.harness import SCRIPT_TORCH
 from ..sandbox.isolation import MAX_TASKS
-from ..sandbox.process import (
-    STARTUP_TIMEOUT,
-    ScratchWorker,
-    StudentFailure,
-    SubmissionRefused,
-    read_modules,
-    refuse_shadowing,
-)
+from ..sandbox.process import STARTUP_TIMEOUT, ScratchWorker, StudentFailure
+from ..sandbox.scratch import SubmissionRefused, read_modules, refuse_shadowing
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
+from ..stubs import given_modules
 from . import checks, forbidden
 from .checks import CheckFailure
+from .redaction import Redaction, is_not_implemented, own_sources, text
 
 RETRY_TIMEOUT = 3.0  # for a target that has already timed out once
-QUOTE_LIMIT = 24  # characters of a returned string that feedback may quote, with reference code beside
-# Exception type names shown as they are when reference code ran beside the student's.
-_KNOWN_TYPES = frozenset(name for name, value in vars(builtins).items()
-                         if isinstance(value, type) and issubclass(value, BaseException)) | {
-    "HarnessError", "ForbiddenShortcut", "OutOfMemoryError", "LinAlgError"}
-_KNOWN_VALUE_TYPES = frozenset(name for name, value in vars(builtins).items() if isinstance(value, type)) | {
-    "Tensor", "Parameter", "Module", "Generator", "device", "dtype", "function", "method", "generator"}
-_WHERE = re.compile(r"([\w.-]+\.py):(\d{1,6}) in ([\w<>]{1,80})")
-_QUALNAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*){0,3}")
-
-
-def _text(value, limit: int) -> str:
-    return value[:limit] if isinstance(value, str) else ""
-
-
 def _references(value) -> set[str]:
     """Names that ``{"$": name}`` / ``{"$params": name}`` placeholders in ``value`` refer to."""
     if isinstance(value, dict):
@@ -93,83 +65,58 @@ def _tensor_or_none(value) -> bool:
 
 
 class Student:
-    """The student's code for one assignment, behind a transport.
+    """The student's code for one assignment of a submission, run by a sandboxed worker
+    over a scratch copy of the submission's modules and the reference prerequisites
+    (:class:`~autograder.sandbox.process.ScratchWorker`, :attr:`transport`).
 
     Args:
         assignment: what is graded.
-        submission: the folder that holds ``<assignment>/``; ``None`` when ``transport``
-            reaches code that lives elsewhere (a notebook's namespace).
-        transport: where requests run: an object with ``request(message, timeout,
-            startup_timeout)`` returning the reply dict (raising ``StudentFailure`` when none
-            comes) and ``close()``. Default: a sandboxed worker over a scratch copy of the
-            submission's modules and the reference prerequisites (:class:`ScratchWorker`).
-        refusals: forbidden shortcuts per module, found by whoever holds the code (default:
-            the scan of the submission's files).
+        submission: the folder that holds ``<assignment>/``.
     """
 
-    def __init__(self, assignment: Assignment, submission: Path | None, *, transport=None,
-                 refusals: dict[str, list[forbidden.Finding]] | None = None, isolation: str = "none",
+    def __init__(self, assignment: Assignment, submission: Path, *, isolation: str = "none",
                  timeout: float = DEFAULT_TIMEOUT, hidden: list[Path] = (), references: Path | None = None,
                  memory_gib: float = DEFAULT_MEMORY_GIB, budget: float = DEFAULT_BUDGET):
         self.assignment = assignment
-        self.folder = None if submission is None else Path(submission) / assignment.name
+        self.folder = Path(submission) / assignment.name
         references = references if references is not None else course.solutions_dir()
-        self.prerequisites = prerequisites = {name: references / name for name in assignment.requires}
-        # Redaction errs on the wide side: every solution line of 8+ characters counts.
-        self.secrets = solution_code_lines([p for f in prerequisites.values() for p in f.glob("*.py")], min_len=8)
+        prerequisites = {name: references / name for name in assignment.requires}
         self.timeout = timeout
         self.memory_gib = memory_gib  # named in a failure's message
         self.budget = budget
         self.spent = 0.0  # seconds of start-ups and calls so far
         self.hung: set[str] = set()
-        self.returned: set[str] = set()  # long strings from a worker that holds reference code
         self.files: dict[str, bytes] = {}
         self.refused: SubmissionRefused | None = None
-        if self.folder is not None and (self.folder.is_dir() or self.folder.is_symlink()):
+        if self.folder.is_dir() or self.folder.is_symlink():
             try:
                 self.files = read_modules(self.folder)
                 taken = {path.stem for f in prerequisites.values() for path in f.glob("*.py")}
                 refuse_shadowing(assignment.name, self.files, taken)
             except SubmissionRefused as exc:
                 self.refused, self.files = exc, {}
-        self.defined = self._defined_names() | self._defined_names(references / assignment.name)
-        self.refusals = refusals if refusals is not None else self._scan() if self.files else {}
-        if transport is None:
-            folders = {assignment.name: self.files}
-            folders.update({name: read_modules(path) if path.is_dir() else {} for name, path in prerequisites.items()})
-            forbidden_names = tuple(sorted({n for ns in assignment.forbidden.values() for n in ns}))
-            transport = ScratchWorker(folders, hidden, isolation, memory_gib=memory_gib, forbidden=forbidden_names)
-        self.transport = transport
-
-    def _sources(self):
-        for name, data in self.files.items():
-            if not (name.startswith("test_") or name == "conftest.py"):
-                yield name, data.decode("utf-8", errors="replace")
-
-    def _defined_names(self, folder: Path | None = None) -> set[str]:
-        """Functions and classes the student's own modules (or the reference modules in
-        ``folder``) define: the names an error location or "not implemented" may cite."""
-        names = {"<module>", "<lambda>", "<listcomp>", "<dictcomp>", "<setcomp>", "<genexpr>"}
-        sources = self._sources() if folder is None else (
-            (path.name, path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.py")))
-        for name, text in sources:
-            try:
-                tree = ast.parse(text)
-            except (SyntaxError, ValueError):
-                continue
-            names |= {n.name for n in ast.walk(tree)
-                      if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
-        return names
+            else:
+                # Given code the submission leaves out (a5's incremental.py), as released, so
+                # that the student's modules import it as in their copy (uploads do the same).
+                for name, text in given_modules(references / assignment.name).items():
+                    self.files.setdefault(name, text.encode("utf-8"))
+        self.redaction = Redaction(assignment, self.files, references)
+        self.refusals = self._scan() if self.files else {}
+        folders = {assignment.name: self.files}
+        folders.update({name: read_modules(path) if path.is_dir() else {} for name, path in prerequisites.items()})
+        forbidden_names = tuple(sorted({n for ns in assignment.forbidden.values() for n in ns}))
+        # Started on the first request; its peak memory and slowest call are read after close().
+        self.transport = ScratchWorker(folders, hidden, isolation, memory_gib=memory_gib, forbidden=forbidden_names)
 
     def _scan(self) -> dict[str, list[forbidden.Finding]]:
         """Forbidden shortcuts per module; helper modules of the student's count for all."""
         names = tuple(sorted({n for ns in self.assignment.forbidden.values() for n in ns}))
         found: dict[str, list[forbidden.Finding]] = {}
         helpers: list[forbidden.Finding] = []
-        for name, text in self._sources():
+        for name, source in own_sources(self.files):
             stem = Path(name).stem
             own = self.assignment.forbidden.get(stem)
-            hits = forbidden.scan(text, own or names, name)
+            hits = forbidden.scan(source, own or names, name)
             if stem in self.assignment.modules:
                 found[stem] = hits
             else:
@@ -207,7 +154,7 @@ class Student:
         name = self.assignment.name
         if self.refused is not None:
             raise CheckFailure(self.refused.en, self.refused.es)
-        if self.folder is not None and not self.folder.is_dir():
+        if not self.folder.is_dir():
             raise CheckFailure(
                 f"{name}/ is missing from the submission",
                 f"falta la carpeta {name}/ en la entrega",
@@ -246,106 +193,22 @@ class Student:
             ) from None
         finally:
             self.spent += time.monotonic() - started
-        return self._clean(reply)
+        return self.redaction.clean(reply)
 
     def _run(self, op: str, target: str, fields: dict, **options):
         reply = self._request(op, target, fields, **options)
         if "error" in reply:
-            error = self._error(reply, _step_targets(fields))
+            error = self.redaction.error(reply, _step_targets(fields))
             raise self._error_failure(error.pop("target", None) or target, error)
         return reply["ok"]
 
-    def _redact(self, text: str) -> str:
-        if any(line in text for line in self.secrets):
-            return "[message withheld: it quoted reference code / mensaje ocultado: citaba código de referencia]"
-        return text
-
-    def _clean(self, value, depth: int = 0):
-        """With reference code in the student's process, the names of unsupported objects
-        are free text too: only built-in type names stay; and long strings are noted, so
-        that feedback quotes only their beginning (:meth:`shorten_quotes`)."""
-        if not self.prerequisites or depth > wire.MAX_DEPTH:
-            return value
-        if isinstance(value, Unsupported):
-            return value if value.type_name in _KNOWN_VALUE_TYPES else Unsupported("object")
-        if isinstance(value, str):
-            if len(value) > QUOTE_LIMIT and len(self.returned) < 100_000:
-                self.returned.add(value)
-            return value
-        if isinstance(value, list):
-            return [self._clean(v, depth + 1) for v in value]
-        if isinstance(value, dict):
-            return {self._clean(k, depth + 1): self._clean(v, depth + 1) for k, v in value.items()}
-        return value
-
-    def shorten_quotes(self, text: str) -> str:
-        """``text`` with every long string that came back from a worker holding reference
-        code cut to its first characters: a grader's message may quote what the code
-        returned, and that could be reference code, encoded."""
-        for value in sorted(self.returned, key=len, reverse=True):
-            for form in {value, repr(value)[1:-1]}:  # quoted as is, or inside a repr
-                head = form[:QUOTE_LIMIT]
-                start = text.find(head)
-                while start >= 0:  # quotes start at the beginning of a value, maybe cut short
-                    end = start + QUOTE_LIMIT
-                    while end < len(text) and end - start < len(form) and text[end] == form[end - start]:
-                        end += 1
-                    if end > start + QUOTE_LIMIT:
-                        text = text[:start + QUOTE_LIMIT] + "…" + text[end:]
-                    start = text.find(head, start + 1)
-        return text
-
-    def _where(self, where: str) -> str:
-        """``file.py:LINE in name`` if it names the student's own file and definition."""
-        match = _WHERE.fullmatch(where)
-        if not match or match.group(1) not in self.files:
-            return ""
-        name = match.group(3) if match.group(3) in self.defined else "?"
-        return f"{match.group(1)}:{int(match.group(2))} in {name}"
-
-    def _message(self, kind: str, message: str) -> str:
-        """The exception's message, or, with reference code beside the student's, only
-        the two messages the grading process can check: not implemented, forbidden call."""
-        if not self.prerequisites:
-            return self._redact(message)
-        if kind == "NotImplementedError" and message.startswith(NOT_IMPLEMENTED):
-            qualname = message[len(NOT_IMPLEMENTED):]
-            if _QUALNAME.fullmatch(qualname) and all(part in self.defined for part in qualname.split(".")):
-                return message
-        if kind == "ForbiddenShortcut" and _QUALNAME.fullmatch(message) and message.startswith("torch"):
-            names = {n for ns in self.assignment.forbidden.values() for n in ns}
-            if forbidden_name(message.rsplit(".", 1)[-1], names):
-                return message
-        return ""
-
-    def _error(self, reply: dict, steps: tuple[str, ...] = ()) -> dict:
-        """The student's exception as {type, message, where, memory}: bounded, checked
-        strings, and whether it ran out of memory."""
-        error = reply["error"] if isinstance(reply["error"], dict) else {}
-        kind = _text(error.get("type"), 80)
-        if self.prerequisites:
-            kind = kind if kind in _KNOWN_TYPES else "an exception of its own class"
-            where = self._where(_text(error.get("where"), 200))
-        else:
-            kind, where = self._redact(kind), self._redact(_text(error.get("where"), 120))
-        raw = _text(error.get("message"), 300)
-        found = {"type": kind, "message": self._message(kind, raw), "where": where,
-                 "memory": kind in ("MemoryError", "OutOfMemoryError") or "can't allocate memory" in raw,
-                 # fork() or a new thread refused by the sandbox's cap on processes and threads
-                 "tasks": (kind == "BlockingIOError" and "Resource temporarily unavailable" in raw)
-                 or (kind == "RuntimeError" and "can't start new thread" in raw)}
-        step = _text(error.get("target"), 120)
-        if step in steps:  # the script step that raised; "$vocab.encode" reads "vocab.encode"
-            found["target"] = step.lstrip("$")
-        return found
-
-    @staticmethod
-    def _not_implemented(error: dict) -> bool:
-        return error["type"] == "NotImplementedError" and error["message"].startswith(NOT_IMPLEMENTED)
+    def shorten_quotes(self, feedback: str) -> str:
+        """``feedback`` with long strings the worker returned cut short (:mod:`.redaction`)."""
+        return self.redaction.shorten_quotes(feedback)
 
     def _error_failure(self, target: str, error: dict) -> CheckFailure:
         kind, message, where = error["type"], error["message"], error["where"]
-        if self._not_implemented(error):
+        if is_not_implemented(error):
             return CheckFailure(message, f"aún sin implementar: {message[len(NOT_IMPLEMENTED):]}")
         at = f" ({where})" if where else ""
         if kind == "ForbiddenShortcut" and message:
@@ -363,7 +226,7 @@ class Student:
                 f"{target} exceeded the limit on processes and threads ({MAX_TASKS - 1}){at}",
                 f"{target} superó el límite de procesos e hilos ({MAX_TASKS - 1}){at}",
             )
-        if self.prerequisites and not message:
+        if self.redaction.beside_reference and not message:
             return CheckFailure(
                 f"{target} raised {kind}{at}; its message is not shown because reference code runs beside "
                 "yours here (the public tests show it)",
@@ -375,13 +238,13 @@ class Student:
     def _expected_error(self, reply: dict, fields: dict, label: str) -> dict | None:
         if "error" not in reply:
             return None
-        error = self._error(reply, _step_targets(fields))
-        if self._not_implemented(error):
+        error = self.redaction.error(reply, _step_targets(fields))
+        if is_not_implemented(error):
             raise self._error_failure(error.get("target") or label, error)
         raw = reply["error"].get("message") if isinstance(reply["error"], dict) else None
         error["shown"] = (error["message"]
                           or "[message not shown: reference code runs beside yours / mensaje no mostrado]")
-        error["message"] = _text(raw, 300)
+        error["message"] = text(raw, 300)
         return error
 
     def error_of(self, target: str, *args, **kwargs) -> dict | None:

@@ -5,7 +5,8 @@
 - ``build``: notebooks generated from those sources.
 - ``nbgrader_course``: the nbgrader course and its release (``python -m autograder nbgrader build``).
 - ``nbgrader_autograde``: grading it from the sandbox (``python -m autograder nbgrader autograde``).
-- ``scan``: the static scan that refuses notebooks which tamper with the kernel.
-- ``kernel``: grading inside a student's kernel (nbgrader's hidden test cells); it depends
-  on ``grading``, ``settings`` and ``sources``, never on the notebook build or the nbgrader course.
+- ``extract``: a submitted notebook into the module form, which is what is graded.
+- ``sandboxed``: nbgrader's grades from the sandbox (the module form's verdicts).
+- ``scan``: the static scan that refuses notebooks which tamper with nbgrader's kernel run.
+- ``selfcheck``: the students' ``check("masks")`` cells (public tests only, never a grade).
 """

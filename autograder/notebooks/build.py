@@ -37,7 +37,9 @@ Every hidden grader of the assignment must appear in exactly one ``hidden`` dire
 Self-checks need no directive: after the last cell with code or tests of each module
 (``test_masks.py``) comes a locked cell ``check("masks")`` that runs that module's public
 tests on the notebook's code (:mod:`autograder.notebooks.selfcheck`, copied next to the
-notebook with the public tests by :func:`notebook_files`). They print, and grade nothing.
+notebook with the public tests by :func:`.files.notebook_files`). They print, and grade nothing.
+
+Over 350 lines: one narrative parser, whose directive handlers share its state, and its bilingual cell texts.
 """
 
 from __future__ import annotations
@@ -46,10 +48,12 @@ import re
 from pathlib import Path
 
 from .. import course
-from ..authoring.stubs import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, make_stub
 from ..course import Assignment
 from ..grading import rules
 from ..grading.rules import GraderTest
+from ..markers import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN
+from ..stubs import make_stub
+from .files import public_tests
 from .sources import DIRECTIVE, LANGS, NotebookError, SourceModule, narrative_path, prerequisites
 
 # What a hidden test cell holds after the grader's id: its verdict comes from elsewhere.
@@ -93,41 +97,7 @@ TEXT = {
 }
 
 
-# ----------------------------------------------------------------------------- files and graders
-
-
-def data_files(assignment: Assignment) -> list[Path]:
-    """The fixtures a notebook reads, copied next to it: ``source_data/<assignment>/*``."""
-    folder = course.data_dir() / assignment.name
-    return (sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-            if folder.is_dir() else [])
-
-
-def public_tests(assignment: Assignment) -> dict[str, str]:
-    """The public tests of ``assignment`` as released (``test_masks.py`` -> source)."""
-    folder = course.solutions_dir() / assignment.name
-    return {path.name: make_stub(path.read_text(encoding="utf-8"), str(path))
-            for path in sorted(folder.glob("test_*.py"))}
-
-
-def notebook_files(assignment: Assignment) -> dict[Path, bytes]:
-    """Every file that goes next to the notebook (path relative to its folder -> bytes):
-    its data files, and the self-check (``selfcheck.py``, ``public_tests/``)."""
-    from . import selfcheck
-
-    data = course.data_dir() / assignment.name
-    files = {path.relative_to(data): path.read_bytes() for path in data_files(assignment)}
-    template = Path(selfcheck.__file__).read_text(encoding="utf-8")
-    blank = "COURSE_MODULES: tuple[str, ...] = ()"
-    if template.count(blank) != 1:
-        raise NotebookError(f"{selfcheck.__file__} must hold exactly one line starting with {blank!r}")
-    modules = tuple(sorted(course.module_owners()))
-    files[Path("selfcheck.py")] = template.replace(blank, f"COURSE_MODULES: tuple[str, ...] = {modules!r}").encode()
-    folder = Path(selfcheck.TESTS.name)
-    files[folder / "pytest.ini"] = b"[pytest]\n# the self-check's own settings, apart from any repository's\n"
-    for name, text in public_tests(assignment).items():
-        files[folder / name] = text.encode("utf-8")
-    return files
+# ----------------------------------------------------------------------------- graders
 
 
 def grader_tests(assignment: Assignment) -> dict[str, GraderTest]:

@@ -29,8 +29,9 @@ import re
 from dataclasses import dataclass, field
 
 from .. import course
-from ..authoring.stubs import NOT_IMPLEMENTED, make_stub
 from ..course import Assignment
+from ..markers import NOT_IMPLEMENTED
+from ..stubs import released_code
 from . import build, sources
 
 MAX_NOTEBOOK_BYTES = 20 << 20  # outputs with figures included
@@ -155,16 +156,8 @@ def module_form(nb: dict, assignment: Assignment) -> Extracted:
         notes.append("no solution cell of this notebook was found (were the cells replaced?) / no se encontró "
                      "ninguna celda de solución del cuaderno (¿se reemplazaron las celdas?)")
     modules = {name: _fill(stub, mine, helpers, list(imports), name.removesuffix(".py"))
-               for name, stub in stubs(assignment).items()}
+               for name, stub in released_code(course.solutions_dir() / assignment.name).items()}
     return Extracted(assignment, modules, notes)
-
-
-def stubs(assignment: Assignment) -> dict[str, str]:
-    """Every module of ``assignment`` as released: the exercises' stubs and the given code
-    beside them (``incremental.py`` in a5), by file name."""
-    folder = course.solutions_dir() / assignment.name
-    return {path.name: make_stub(path.read_text(encoding="utf-8"), str(path))
-            for path in sorted(folder.glob("*.py")) if not path.name.startswith("test_") and path.name != "conftest.py"}
 
 
 def _unimplemented(text: str, owner: str) -> str:

@@ -17,17 +17,20 @@ hidden test cell of the autograded notebook (hence the feedback page) shows its 
 bilingual message. What the conversion left out (an edited given-code cell, a cell that
 does not parse) is printed and goes to ``grades.csv``'s ``note``.
 
-Refused notebooks: nbgrader runs a notebook's cells and its hidden tests in one kernel, so
-before grading every submitted notebook is scanned (:mod:`autograder.notebooks.scan`) for
-code that tampers with that kernel (an IPython input transformer, a patched ``torch``, a
-redefined ``run_grader``, magics...). ``submitted/`` is never modified: nbgrader reads a
-staging copy (``DIR/.autograde-staging/submitted/``, removed afterwards) holding, per
-submission, the notebook and its ``timestamp.txt`` only (a ``.py`` file or a package
-handed in next to the notebook would be importable from the kernel, shadowing the
-grader). For a refused notebook that copy is the released notebook with every exercise cell
-replaced by one that raises the refusal, so none of the student's code runs; its grades
-are set to 0 in the gradebook and every hidden test cell shows the refusal. The printed
-line, ``grades.csv`` (``note``) and the feedback say why, in English and Spanish.
+Refused notebooks: nbgrader still runs a notebook's cells in a kernel, and that run makes
+the outputs and feedback, so before grading every submitted notebook is scanned
+(:mod:`autograder.notebooks.scan`) for code that tampers with that kernel (an IPython input
+transformer, a patched ``torch``, an import of ``autograder``, magics...). ``submitted/``
+is never modified: nbgrader reads a staging copy (``DIR/.autograde-staging/submitted/``,
+removed afterwards) holding, per submission, the notebook and its ``timestamp.txt`` only (a
+``.py`` file or a package handed in next to the notebook would be importable from the
+kernel, shadowing what it imports). For a refused notebook that copy is the released
+notebook with every exercise cell replaced by one that raises the refusal, so none of the
+student's code runs; its grades are set to 0 in the gradebook and every hidden test cell
+shows the refusal. The printed line, ``grades.csv`` (``note``) and the feedback say why, in
+English and Spanish.
+
+Over 350 lines: one command's steps in order (stage, scan, grade, autograde, scores, feedback, export).
 """
 
 from __future__ import annotations
@@ -324,7 +327,7 @@ def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout
     notes: dict[tuple[str, str], str] = {}
     staging = course_dir / STAGING
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as tmp:
-        env = kernel_env(Path(tmp), seed) | {selfcheck.SKIP_VARIABLE: "off"}  # grades never come from kernels
+        env = kernel_env(Path(tmp)) | {selfcheck.SKIP_VARIABLE: "off"}  # grades never come from kernels
         graded = [name for name in known if name in found]
         verdicts, kept = {}, {}
         for name in graded:

@@ -15,7 +15,7 @@ regenerates ``source/`` and ``release/`` and leaves ``submitted/``, ``autograded
 
 Grading that course is :mod:`.nbgrader_autograde`. Both shell out to the nbgrader of this
 interpreter (``python -m nbgrader``); notebooks run on a ``python3`` kernel of this
-interpreter, where the ``autograder`` package that the hidden test cells import is installed.
+interpreter, where torch and the course's other requirements are installed.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ import tempfile
 from pathlib import Path
 
 from .. import course
-from ..authoring.sync import mirror
-from ..grading.rules import SEED_VARIABLE
+from ..filetree import mirror
 from ..settings import thread_env
 from . import build as notebooks
 from . import sources
+from .files import notebook_files
 
 CONFIG = "nbgrader_config.py"
 CONFIG_MARK = "# Written by `python -m autograder nbgrader build`"
@@ -62,7 +62,7 @@ c.Execute.timeout = {CELL_TIMEOUT}
 
 # Feedback: nbgrader 0.9.6 copies the autograded notebook, hidden tests included, into the
 # feedback HTML. Remove the hidden test regions there too; the output of a failed hidden
-# cell is the check's message only (autograder.notebooks.kernel.GradingFailure).
+# cell is its grader's message only (autograder.notebooks.sandboxed).
 c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, ClearHiddenTests]
 '''
 
@@ -80,7 +80,7 @@ def require_nbgrader() -> None:
             )
 
 
-def kernel_env(tmp: Path, seed: int | None = None) -> dict:
+def kernel_env(tmp: Path) -> dict:
     """Environment for nbgrader: a ``python3`` kernelspec of this interpreter comes first
     on JUPYTER_PATH, so notebooks run where ``autograder`` is installed."""
     spec = tmp / "kernels" / "python3"
@@ -97,8 +97,6 @@ def kernel_env(tmp: Path, seed: int | None = None) -> dict:
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     for name, value in thread_env().items():  # as in the module form's workers
         env.setdefault(name, value)
-    if seed is not None:
-        env[SEED_VARIABLE] = str(seed)  # read by autograder.notebooks.kernel in the kernels
     return env
 
 
@@ -141,7 +139,7 @@ def source_files(assignment: course.Assignment, lang: str) -> dict[Path, bytes]:
 
     nb = notebooks.build(assignment, lang)
     files = {Path(sources.notebook_name(assignment)): (nbformat.writes(nb) + "\n").encode("utf-8")}
-    return files | notebooks.notebook_files(assignment)
+    return files | notebook_files(assignment)
 
 
 def _points(assignment: course.Assignment) -> float:

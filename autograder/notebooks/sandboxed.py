@@ -128,7 +128,7 @@ REMOVED = ("[output removed: it quoted the course's hidden material / salida eli
 def hidden_lines() -> set[str]:
     """Lines that must never reach a student: distinctive solution code and grader code
     (lines of 25 characters or more that no public test, stub or given code also holds)."""
-    from ..authoring.stubs import code_lines, distinctive_solution_lines
+    from ..stubs import code_lines, distinctive_solution_lines
 
     public = set()
     for path in course.assignments_dir().rglob("*.py"):

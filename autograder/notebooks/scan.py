@@ -1,11 +1,13 @@
-"""Static scan of a submitted notebook for code that tampers with the kernel it is graded in.
+"""Static scan of a submitted notebook for code that tampers with nbgrader's run of it.
 
-nbgrader runs a student's cells and the hidden test cells in one IPython kernel, so a cell
-that, say, installs an IPython input transformer (``get_ipython().input_transformers_cleanup
-.append(lambda lines: ['pass\\n'])``) turns every later cell, the hidden tests included, into
-``pass`` and scores full marks with no implementation. ``python -m autograder nbgrader
-autograde`` therefore scans every submitted notebook first and refuses (grades 0, without
-running any of its code) one that does any of:
+Grades come from the sandbox (:mod:`.sandboxed`), never from a kernel. But ``nbgrader
+autograde`` still runs each notebook's cells in an IPython kernel, in the course folder,
+and that run writes what the student and the instructor see: the outputs, the feedback
+page, the gradebook until the sandbox's scores replace it. A cell that, say, installs an
+IPython input transformer (``get_ipython().input_transformers_cleanup.append(lambda lines:
+['pass\\n'])``) or rewrites files from the kernel could make that view lie. ``python -m
+autograder nbgrader autograde`` therefore scans every submitted notebook first and refuses
+(grades 0, without running any of its code) one that does any of:
 
 * reach IPython's machinery: ``get_ipython``, ``input_transformers_cleanup`` / ``_post``,
   ``input_splitter``, ``ast_transformers``, ``register_magic_function``, ``events.register``,
@@ -13,7 +15,7 @@ running any of its code) one that does any of:
   (``IPython.display`` excepted), ipykernel, nbgrader...;
 * change how errors are reported: ``showtraceback``, ``_render_traceback_``,
   ``sys.excepthook``, ``set_custom_exc``;
-* reach the grader: ``run_grader`` (defined, patched or named), any import of ``autograder``;
+* reach the grader: any import of ``autograder`` (the reference solutions, the graders);
 * patch what the tests use: assignment, deletion or ``setattr`` on an attribute or item of
   an imported module or of anything imported (``torch.allclose = ...``, ``F.softmax =
   ...``; ``torch.backends.*`` flags and ``matplotlib`` ``rcParams`` excepted), top-level
@@ -35,8 +37,10 @@ cells from its gradebook anyway). A locked cell the student edited is scanned li
 other cell: an edit with none of the above is harmless (nbgrader puts the original back).
 
 This is a static check, not a sandbox: code that hides what it does well enough gets
-through. It closes the tricks above; the module form (``python -m autograder grade``)
-remains the way to grade untrusted code.
+through. It closes the tricks above; the grade itself is the module form's, graded in the
+sandbox whatever the kernel did.
+
+Over 350 lines: one scan; its rule tables and the syntax-tree visitor that applies them belong together.
 """
 
 from __future__ import annotations
@@ -48,8 +52,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-# The staged copy of a refused notebook sets this name before raising; a hidden test cell's
-# ``run_grader`` then fails with the refusal (autograder.notebooks.kernel).
+# The staged copy of a refused notebook sets this name to the refusal before raising it, so
+# that its first cell's error names why (autograder.notebooks.nbgrader_autograde).
 REFUSED_NAME = "__course_refused__"
 
 KINDS = {
@@ -78,8 +82,7 @@ NAMES = {
         "showtraceback", "showsyntaxerror", "_showtraceback", "_render_traceback_", "excepthook",
         "set_custom_exc", "CustomTB", "InteractiveTB",
     ), "errors"),
-    **dict.fromkeys(("run_grader", "GradingFailure", "kernel_student", "KernelTransport", "notebook_grading",
-                     "use_reference_prerequisites", REFUSED_NAME), "grader"),
+    REFUSED_NAME: "grader",
     **dict.fromkeys(("__builtins__", "__builtin__"), "builtins"),
     **dict.fromkeys((
         "exec", "eval", "compile", "__import__", "globals", "locals",
@@ -115,9 +118,9 @@ MODULES = {
 ALLOWED_IMPORTS = ("IPython.display",)  # display(), Image(): what the course's own cells use
 
 # Top-level bindings (assignment, def, class, import as, global) of these names and of
-# dunder names are flagged: a hidden test cell calls ``run_grader(..., globals())``, its
-# visible lines use torch, the grader finds a notebook's cells by ``__name__``.
-SENSITIVE_BINDINGS = {"run_grader", "get_ipython", "globals", "locals", "vars", "__import__", "exec", "eval",
+# dunder names are flagged: the visible lines of a test cell use torch and the built-ins,
+# and a dunder name (``__name__``, ``__builtins__``) changes how later cells run.
+SENSITIVE_BINDINGS = {"get_ipython", "globals", "locals", "vars", "__import__", "exec", "eval",
                       "compile", "getattr", "setattr", "isinstance", "torch", "math", "json"}
 # Patching these (canonical dotted names) is configuration, not tampering.
 PATCH_ALLOWED = ("torch.backends", "matplotlib.rcParams", "matplotlib.pyplot.rcParams")
@@ -271,7 +274,7 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node):
         self._binding(node, node.name)
-        if node.name in NAMES and node.name not in NAME_ONLY:  # def _render_traceback_(self), def run_grader
+        if node.name in NAMES and node.name not in NAME_ONLY:  # def _render_traceback_(self)
             self.flag(node, f"def {node.name}", NAMES[node.name])
         self._scope(node)
 

@@ -2,9 +2,9 @@
 language) and the solution modules whose definitions they pull in, read as syntax trees.
 
 Also what an assignment uses from earlier ones (:func:`prerequisites`): the "bring your
-code" cells of a notebook, and the definitions that grading in a kernel replaces with the
-reference ones. Kept apart from the notebook build, so that kernel grading needs neither
-nbformat nor the build's cell rules.
+code" cells of a notebook, which carry no points (grading runs the reference versions).
+Kept apart from the notebook build: this is what the code is, the build is how
+cells show it.
 """
 
 from __future__ import annotations

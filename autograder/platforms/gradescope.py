@@ -36,7 +36,8 @@ import zipfile
 from pathlib import Path
 
 from .. import course
-from ..grading import batch, reports
+from ..grading import reports
+from ..intake import batch
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 
 CONFIG = "gradescope.json"

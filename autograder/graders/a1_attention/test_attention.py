@@ -295,7 +295,7 @@ def test_gradients(student, rng):
     mask = torch.ones(2, 4, 5, dtype=torch.bool)
     mask[0, 1, :] = False
     mask[1, :, 3] = False
-    grad_output = torch.randn(2, 4, 3, generator=rng, dtype=torch.float64)
+    grad_output = checks.randn(rng, 2, 4, 3)
     try:
         _, grads = student.grad(SDPA, q, k, v, mask, wrt=(0, 1, 2), output=0, grad_output=grad_output)
     except checks.CheckFailure as failure:

@@ -169,7 +169,7 @@ def _conditioned(rng, lead, shape):
     """(*lead, *shape) float64 input: every group has mean ±[0.5, 2] and spread in [1, 3],
     except one random group with mean 0 and spread 0.01."""
     groups, size = math.prod(lead), math.prod(shape)
-    z = torch.randn(groups, size, generator=rng, dtype=torch.float64)
+    z = checks.randn(rng, groups, size)
     z = (z - z.mean(-1, keepdim=True)) / z.std(-1, unbiased=False, keepdim=True)
     sign = torch.randint(0, 2, (groups, 1), generator=rng) * 2 - 1
     mean = sign * (0.5 + 1.5 * torch.rand(groups, 1, generator=rng, dtype=torch.float64))
@@ -185,8 +185,8 @@ def _random_case(rng, dims):
     shape = tuple(checks.randint(rng, 2, 7) for _ in range(dims))
     lead = (checks.randint(rng, 2, 4),) + tuple(checks.randint(rng, 1, 3) for _ in range(checks.randint(rng, 0, 1)))
     x = _conditioned(rng, lead, shape)
-    weight = torch.randn(shape, generator=rng, dtype=torch.float64)
-    bias = torch.randn(shape, generator=rng, dtype=torch.float64)
+    weight = checks.randn(rng, shape)
+    bias = checks.randn(rng, shape)
     return shape, x, weight, bias
 
 
@@ -310,7 +310,7 @@ def test_gradients(student, rng):
     for dims in (1, 2):
         shape, x, weight, bias = _random_case(rng, dims)
         normalized_shape = shape[0] if dims == 1 else shape
-        grad_output = torch.randn(x.shape, generator=rng, dtype=torch.float64)
+        grad_output = checks.randn(rng, x.shape)
         report = _module(student, normalized_shape, state={"weight": weight, "bias": bias}, inputs=[x],
                          grad_output=grad_output, dtype="float64")
         want = _grads(x, weight, bias, grad_output, dims)

@@ -11,12 +11,12 @@ FF = "feedforward.FeedForward"
 def _case(rng):
     d_model, d_ff = checks.randint(rng, 2, 12), checks.randint(rng, 4, 40)
     state = {
-        "linear1.weight": torch.randn(d_ff, d_model, generator=rng, dtype=torch.float64),
-        "linear1.bias": torch.randn(d_ff, generator=rng, dtype=torch.float64),
-        "linear2.weight": torch.randn(d_model, d_ff, generator=rng, dtype=torch.float64),
-        "linear2.bias": torch.randn(d_model, generator=rng, dtype=torch.float64),
+        "linear1.weight": checks.randn(rng, d_ff, d_model),
+        "linear1.bias": checks.randn(rng, d_ff),
+        "linear2.weight": checks.randn(rng, d_model, d_ff),
+        "linear2.bias": checks.randn(rng, d_model),
     }
-    x = torch.randn(checks.randint(rng, 1, 3), checks.randint(rng, 1, 6), d_model, generator=rng, dtype=torch.float64)
+    x = checks.randn(rng, checks.randint(rng, 1, 3), checks.randint(rng, 1, 6), d_model)
     return d_model, d_ff, state, x
 
 
@@ -68,7 +68,7 @@ def test_output(student, rng):
 def test_gradients(student, rng):
     """Do the gradients w.r.t. the input and both layers match? / ¿Coinciden los gradientes respecto a la entrada y a las dos capas?"""
     d_model, d_ff, state, x = _case(rng)
-    grad_output = torch.randn(x.shape, generator=rng, dtype=torch.float64)
+    grad_output = checks.randn(rng, x.shape)
     report = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.0}, state=state, dtype="float64",
                             inputs=[x], grad_output=grad_output)
 

@@ -127,7 +127,7 @@ def test_self_attention_matches_torch(student, rng):
     """Does self-attention match torch.nn.MultiheadAttention with the same weights? / ¿Coincide la autoatención con torch.nn.MultiheadAttention con los mismos pesos?"""
     d_model, h = _sizes(rng)
     B, T = checks.randint(rng, 1, 3), checks.randint(rng, 2, 8)
-    x = torch.randn(B, T, d_model, generator=rng, dtype=torch.float64)
+    x = checks.randn(rng, B, T, d_model)
     _compare(student, rng, d_model, h, x, x, x, what="self-attention output")
 
 
@@ -136,10 +136,10 @@ def test_cross_attention_with_padding(student, rng):
     """Does cross-attention (T_q ≠ T_k, key ≠ value) with a padding mask match torch, with dropout on the weights in training mode only? / ¿Coincide la atención cruzada (T_q ≠ T_k, clave ≠ valor) con máscara de relleno, con dropout sobre los pesos solo en entrenamiento?"""
     d_model, h = _sizes(rng)
     B, T_q, T_k = checks.randint(rng, 2, 3), checks.randint(rng, 2, 6), checks.randint(rng, 7, 10)
-    query = torch.randn(B, T_q, d_model, generator=rng, dtype=torch.float64)
+    query = checks.randn(rng, B, T_q, d_model)
     # Keys and values differ, so taking one for the other cannot go unnoticed.
-    key = torch.randn(B, T_k, d_model, generator=rng, dtype=torch.float64)
-    value = torch.randn(B, T_k, d_model, generator=rng, dtype=torch.float64)
+    key = checks.randn(rng, B, T_k, d_model)
+    value = checks.randn(rng, B, T_k, d_model)
     mask = checks.right_padding(rng, B, T_k).view(B, 1, 1, T_k)
     mask[0, ..., -1] = False  # at least one key is padding, so an ignored mask shows
     _compare(student, rng, d_model, h, query, key, value, mask, what="cross-attention output")
@@ -151,7 +151,7 @@ def test_causal_mask(student, rng):
     """Does a (T, T) causal mask give torch's result, head by head? / ¿Da una máscara causal (T, T) el resultado de torch, cabeza a cabeza?"""
     d_model, h = _sizes(rng)
     T = checks.randint(rng, 2, 8)
-    x = torch.randn(2, T, d_model, generator=rng, dtype=torch.float64)
+    x = checks.randn(rng, 2, T, d_model)
     _compare(student, rng, d_model, h, x, x, x, torch.ones(T, T).tril().bool(), what="masked self-attention output")
 
 
@@ -172,10 +172,10 @@ def check_dropout_on_weights(student, rng):
     eye, zero = torch.eye(d_model, dtype=torch.float64), torch.zeros(d_model, dtype=torch.float64)
     state = {"w_v.weight": eye, "w_v.bias": zero, "w_o.weight": eye, "w_o.bias": zero}
     for name in ("w_q", "w_k"):
-        state[f"{name}.weight"] = torch.randn(d_model, d_model, generator=rng, dtype=torch.float64) / math.sqrt(d_model)
-        state[f"{name}.bias"] = 0.5 * torch.randn(d_model, generator=rng, dtype=torch.float64)
-    query = torch.randn(B, T_q, d_model, generator=rng, dtype=torch.float64)
-    key = torch.randn(B, T_k, d_model, generator=rng, dtype=torch.float64)
+        state[f"{name}.weight"] = checks.randn(rng, d_model, d_model) / math.sqrt(d_model)
+        state[f"{name}.bias"] = 0.5 * checks.randn(rng, d_model)
+    query = checks.randn(rng, B, T_q, d_model)
+    key = checks.randn(rng, B, T_k, d_model)
     # With identity projections, head j's value of key k is one-hot at k plus a 1 in the
     # last slot: its output shows the weights after dropout, and their sum.
     value = torch.zeros(B, T_k, h, d_k, dtype=torch.float64)
@@ -201,9 +201,7 @@ def check_dropout_on_weights(student, rng):
         raise (failure if named else failure.naming(checks.DROPOUT_IN_EVAL)) from None
     dropped = heads(run(True))
     mixed, total = dropped[..., :T_k], dropped[..., T_k]
-    kept = (mixed - weights / (1 - p)).abs() <= 1e-9
-    zero_ = mixed.abs() <= 1e-9
-    if not bool((kept | zero_).all()) or not (bool(zero_.any()) and bool(kept.any())):
+    if not checks.inverted_dropout(mixed, weights, p, 1e-9):
         failure = checks.CheckFailure(
             f"{what} in training mode: each attention weight must be either dropped (0) or kept and scaled by "
             f"1/(1 - p) = {1 / (1 - p):g}, as nn.Dropout does on the weights (B, h, T_q, T_k)",
@@ -225,12 +223,12 @@ def test_heads_are_independent(student, rng):
     j = checks.randint(rng, 0, h - 1)
     mha = _torch_mha(rng, d_model, h)
     state = mha_state("", mha)
-    x = torch.randn(1, 5, d_model, generator=rng, dtype=torch.float64)
+    x = checks.randn(rng, 1, 5, d_model)
     runs = []
     for bump in (0.0, 1.0):
         s = dict(state)
         s["w_q.weight"] = s["w_q.weight"].clone()
-        s["w_q.weight"][j * d_k:(j + 1) * d_k] += bump * torch.randn(d_k, d_model, generator=rng, dtype=torch.float64)
+        s["w_q.weight"][j * d_k:(j + 1) * d_k] += bump * checks.randn(rng, d_k, d_model)
         report = student.module(MHA, d_model, h, state=s, dtype="float64", inputs=[x, x, x], forward_kwargs={"need_weights": True})
         _, weights = checks.pair(report.get("output"), "MultiHeadAttention(...)(x, x, x, need_weights=True)")
         runs.append(checks.tensor(weights, "weights", shape=(1, h, 5, 5)))

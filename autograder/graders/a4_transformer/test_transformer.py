@@ -271,8 +271,7 @@ def check_embedding_dropout(student, rng):
         raise (failure if named else failure.naming(EMBED_DROPOUT_IN_EVAL)) from None
     trained = checks.tensor(got["trained"], f"{what} in training mode", shape=shape, dtype=torch.float64)
     tolerance = ATOL + 1e-6 * want.abs() / (1 - p)
-    zero, kept = trained.abs() <= tolerance, (trained - want / (1 - p)).abs() <= tolerance
-    if not bool((zero | kept).all()) or not (bool(zero.any()) and bool(kept.any())):
+    if not checks.inverted_dropout(trained, want, p, tolerance):
         failure = checks.CheckFailure(
             f"{what} in training mode: each value must be either dropped (0) or kept and scaled by 1/(1 - p) = "
             f"{1 / (1 - p):g}, as self.dropout does to embedding * sqrt(d_model) + positions",

@@ -78,7 +78,7 @@ def test_sequence_loss(student, rng):
     B, T, V = checks.randint(rng, 2, 5), checks.randint(rng, 3, 8), checks.randint(rng, 5, 12)
     cases = [(0, 0.0), (checks.randint(rng, 1, V - 1), round(0.05 + 0.25 * torch.rand(1, generator=rng).item(), 3))]
     for pad_id, eps in cases:
-        logits = torch.randn(B, T, V, generator=rng, dtype=torch.float64) * 2
+        logits = checks.randn(rng, B, T, V) * 2
         labels = _labels(rng, B, T, V, pad_id)
         want = F.cross_entropy(logits.reshape(-1, V), labels.reshape(-1), ignore_index=pad_id, label_smoothing=eps)
         got = student.call("training.sequence_loss", logits, labels, pad_id=pad_id, label_smoothing=eps)

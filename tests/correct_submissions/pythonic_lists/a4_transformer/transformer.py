@@ -1,0 +1,116 @@
+"""The encoder-decoder Transformer (Vaswani et al., 2017, section 3, figure 1).
+
+    src tokens -> embedding * sqrt(d_model) + positions -> N encoder layers -> memory
+    tgt tokens -> embedding * sqrt(d_model) + positions -> N decoder layers (attending to
+    memory) -> linear -> logits over the target vocabulary
+
+Legend: B = batch size, S = source length, T = target length, V = target vocabulary size.
+"""
+
+import math
+from dataclasses import dataclass
+from functools import reduce
+
+from torch import nn
+
+from layers import DecoderLayer, EncoderLayer
+from layernorm import LayerNorm
+from masks import padding_mask, target_mask
+from positional import PositionalEncoding
+
+
+@dataclass
+class TransformerConfig:
+    src_vocab_size: int  # number of source token ids
+    tgt_vocab_size: int  # number of target token ids (V)
+    d_model: int = 512  # embedding and residual-stream size
+    num_heads: int = 8  # attention heads per attention layer
+    num_layers: int = 6  # layers in the encoder, and again in the decoder
+    d_ff: int = 2048  # hidden size of the feed-forward blocks
+    dropout: float = 0.1  # after embeddings and on every sub-layer output
+    max_len: int = 512  # longest sequence the positional table covers
+    pad_id: int = 0  # the <pad> id, in both vocabularies
+    norm_first: bool = False  # pre-norm layers (+ a final LayerNorm per stack) if True
+    tie_weights: bool = False  # share the target embedding with the output projection
+
+    def __post_init__(self):
+        if self.d_model % self.num_heads != 0:
+            raise ValueError(
+                f"d_model must be divisible by num_heads (got d_model={self.d_model}, num_heads={self.num_heads})"
+            )
+        if self.d_model % 2 != 0:
+            raise ValueError(f"d_model must be even for the positional encoding, got {self.d_model}")
+
+
+class Transformer(nn.Module):
+    """Encoder-decoder Transformer with ``encode`` / ``decode`` for step-by-step decoding.
+
+    Attributes:
+        src_embed, tgt_embed: ``nn.Embedding(vocab size, d_model)``.
+        positional: a :class:`PositionalEncoding` shared by both sides.
+        encoder_layers, decoder_layers: ``nn.ModuleList`` of ``num_layers`` layers each.
+        encoder_norm, decoder_norm: final LayerNorms (pre-norm) or ``nn.Identity`` (post-norm).
+        generator: ``nn.Linear(d_model, V)``; its weight *is* ``tgt_embed.weight`` when
+            ``tie_weights`` is set.
+
+    Shape:
+        - src: ``(B, S)`` token ids; tgt: ``(B, T)`` token ids (the decoder input)
+        - Output: logits ``(B, T, V)``
+    """
+
+    def __init__(self, config: TransformerConfig):
+        super().__init__()
+        self.config = config
+        d_model, sizes = config.d_model, (config.src_vocab_size, config.tgt_vocab_size)
+        self.src_embed, self.tgt_embed = [nn.Embedding(size, d_model) for size in sizes]
+        self.positional = PositionalEncoding(d_model, config.max_len)
+        self.dropout = nn.Dropout(config.dropout)
+        layer_args = [d_model, config.num_heads, config.d_ff, config.dropout, config.norm_first]
+        stacks = {"encoder": EncoderLayer, "decoder": DecoderLayer}
+        for side, layer in stacks.items():
+            setattr(self, f"{side}_layers", nn.ModuleList([layer(*layer_args) for _ in range(config.num_layers)]))
+        for side in stacks:
+            setattr(self, f"{side}_norm", LayerNorm(d_model) if config.norm_first else nn.Identity())
+        self.generator = nn.Linear(d_model, config.tgt_vocab_size)
+        # Glorot initialisation for the matrices, as in the reference implementations.
+        matrices = [p for p in self.parameters() if p.dim() > 1]
+        list(map(nn.init.xavier_uniform_, matrices))
+        if config.tie_weights:
+            self.generator.weight = self.tgt_embed.weight
+
+    def embed(self, embedding, tokens):
+        """Token embeddings scaled by sqrt(d_model) (section 3.4), plus positions, dropout."""
+        # Pista: (1 línea) embedding(tokens) * sqrt(d_model), luego self.positional y self.dropout.
+        # Hint: (1 line) embedding(tokens) * sqrt(d_model), then self.positional and self.dropout.
+        scaled = embedding(tokens) * math.sqrt(self.config.d_model)
+        return self.dropout(self.positional(scaled))
+
+    def encode(self, src):
+        """Run the encoder.
+
+        Returns:
+            ``(memory, src_mask)``: memory ``(B, S, d_model)`` and the source padding mask
+            ``(B, 1, 1, S)`` that the decoder's cross-attention needs.
+        """
+        # Pista: (~5 líneas) padding_mask del origen; embed; cada capa del codificador con
+        # esa máscara; encoder_norm al final.
+        # Hint: (~5 lines) source padding_mask; embed; every encoder layer with that mask;
+        # encoder_norm at the end.
+        src_mask = padding_mask(src, self.config.pad_id)
+        start = self.embed(self.src_embed, src)
+        memory = reduce(lambda x, layer: layer(x, src_mask), self.encoder_layers, start)
+        return self.encoder_norm(memory), src_mask
+
+    def decode(self, tgt, memory, src_mask):
+        """Run the decoder on target tokens ``tgt`` (B, T) and return logits (B, T, V)."""
+        # Pista: (~5 líneas) target_mask del destino; embed; cada capa del decodificador;
+        # decoder_norm y generator.
+        # Hint: (~5 lines) target_mask of the target; embed; every decoder layer;
+        # decoder_norm and generator.
+        tgt_mask = target_mask(tgt, self.config.pad_id)
+        start = self.embed(self.tgt_embed, tgt)
+        hidden = reduce(lambda x, layer: layer(x, memory, tgt_mask, src_mask), self.decoder_layers, start)
+        return self.generator(self.decoder_norm(hidden))
+
+    def forward(self, src, tgt):
+        return self.decode(tgt, *self.encode(src))
