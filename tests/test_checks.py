@@ -94,7 +94,8 @@ def test_plain_equal_names_the_first_difference_types_included():
     checks.plain_equal({"a": [1, "x"]}, {"a": [1, "x"]}, "v")
     assert failure(checks.plain_equal, {"a": [1, True]}, {"a": [1, 1]}, "v").en == \
         "v: wrong value at ['a'][1]: got True, expected 1"
-    assert failure(checks.plain_equal, [1, 2, 3], [1, 2], "v").en == "v: wrong value: got 3 items, expected 2 items"
+    assert failure(checks.plain_equal, [1, 2, 3], [1, 2], "v").en == (
+        "v: wrong value: got 3 items, expected 2 items\nLikely mistake: an extra last id (3)")  # differences.explain
     assert failure(checks.plain_equal, {}, {"k": 1}, "v").en == "v: wrong value at ['k']: got nothing, expected 1"
 
 

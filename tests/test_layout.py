@@ -168,9 +168,7 @@ def test_layer_rule_fails_when_broken(tmp_path):
 
 
 LONG = 350  # lines: a module longer than this says why, in a docstring line "Over 350 lines: ..."
-# Long modules whose reason is still to be written: grading/shapes.py's diagnosis is being
-# reworked on another branch (issue 27); remove it from here once its docstring says why.
-LONG_PENDING = {"autograder.grading.shapes"}
+
 
 
 def long_modules_without_reason(package: Path, root: Path = ROOT) -> list[str]:
@@ -188,7 +186,7 @@ def long_modules_without_reason(package: Path, root: Path = ROOT) -> list[str]:
 def test_long_modules_say_why():
     """Does every module of the package over 350 lines say in its docstring why it is one
     module (each holds one concept; length alone is no reason to split it)?"""
-    assert set(long_modules_without_reason(PACKAGE)) <= LONG_PENDING
+    assert long_modules_without_reason(PACKAGE) == []
 
 
 def test_long_module_rule_fails_when_broken(tmp_path):

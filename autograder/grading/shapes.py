@@ -5,14 +5,18 @@ mistake that explains it, asks :func:`explain` what the difference looks like: a
 factor (and which known constant it equals), a sign, axes swapped or heads interleaved, a
 shift by one position, probabilities normalised along another axis, weight given to
 masked positions, an offset equal to a bias or to a named tensor (a residual missing or
-added twice), or values that differ only where the mask hides them. Each answer is a
-sentence in English and in Spanish, given to the student after ``Likely mistake:``.
+added twice), probabilities sharpened or flattened as if their scores were scaled, an axis
+averaged or summed away, or values that differ only where the mask hides them. Each answer
+is a sentence in English and in Spanish, given to the student after ``Likely mistake:``.
 
 Every recogniser is a property of the two tensors alone (plus the names and constants a
 grader passes as ``hints``), so it applies to mistakes nobody wrote down. A recogniser
 answers only when the whole difference fits its shape, within a tolerance far looser
 than float64 rounding and far tighter than any real mistake's distance from the reference;
 otherwise :func:`explain` says nothing rather than guess.
+
+Over 350 lines: one small recogniser per kind of difference, all in the one ordered list
+:func:`explain` tries, and the few for masks and gradients beside them.
 """
 
 from __future__ import annotations
