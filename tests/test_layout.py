@@ -170,7 +170,6 @@ def test_layer_rule_fails_when_broken(tmp_path):
 LONG = 350  # lines: a module longer than this says why, in a docstring line "Over 350 lines: ..."
 
 
-
 def long_modules_without_reason(package: Path, root: Path = ROOT) -> list[str]:
     """Modules over LONG lines whose docstring has no line starting "Over 350 lines:"."""
     found = []
