@@ -57,8 +57,10 @@ FORWARD_MISTAKES = (
      "usa sqrt(var + eps) con la varianza sesgada (unbiased=False)"),
     ("eps outside", "eps is added to the standard deviation, outside the square root; it belongs inside: sqrt(var + eps)",
      "eps se suma a la desviación típica, fuera de la raíz; va dentro: sqrt(var + eps)"),
-    ("no eps", "eps is missing: divide by sqrt(var + eps), not sqrt(var)",
-     "falta eps: divide entre sqrt(var + eps), no entre sqrt(var)"),
+    ("no eps", "the eps passed to __init__ does not reach the division (missing, or a fixed number instead of "
+     "self.eps): divide by sqrt(var + self.eps)",
+     "el eps que recibe __init__ no llega a la división (falta, o es un número fijo en lugar de self.eps): divide "
+     "entre sqrt(var + self.eps)"),
     ("no centring", "the mean is not subtracted: normalise x - mean",
      "no se resta la media: normaliza x - media"),
     ("last dim only", "it normalises over the last dimension only, not over all the dimensions of normalized_shape",
@@ -114,6 +116,46 @@ def _divisors(x, dims, eps):
     }
 
 
+def _initial_parameters(started):
+    """A LayerNorm built with no state given must start at weight = 1 and bias = 0."""
+    for name, value, want, word, palabra in (("weight", started[0], 1.0, "ones", "unos"),
+                                             ("bias", started[1], 0.0, "zeros", "ceros")):
+        if not bool((value.double() == want).all()):
+            return (f"{name} starts at {value.double().flatten()[:4].tolist()}, not at {word}: initialise it with "
+                    f"torch.{word}(normalized_shape)",
+                    f"{name} empieza en {value.double().flatten()[:4].tolist()}, no en {palabra}: inicialízalo con "
+                    f"torch.{word}(normalized_shape)")
+    return None
+
+
+def _affine_difference(x, y, weight, bias, dims, eps):
+    """The last stage: when the output is, feature by feature, a * x̂ + c of the right
+    normalisation x̂ (fitted over the vectors), with a and c other than weight and bias."""
+    xhat = (x - x.mean(dims, keepdim=True)) / (x.var(dims, unbiased=False, keepdim=True) + eps).sqrt()
+    lead = x.dim() - len(dims)
+    X, Y = xhat.reshape(-1, *x.shape[lead:]), y.reshape(-1, *x.shape[lead:])  # (vectors, *normalized_shape)
+    if X.size(0) < 3:
+        return None
+    mx, my = X.mean(0), Y.mean(0)
+    var = ((X - mx) ** 2).sum(0)
+    if bool((var < 1e-9).any()):
+        return None
+    a = ((X - mx) * (Y - my)).sum(0) / var
+    c = my - a * mx
+    if not bool(((a * X + c - Y).abs() <= 1e-4 * (1 + Y.abs())).all()):
+        return None
+    close = lambda u, v: bool(((u - v).abs() <= 1e-3 * (1 + v.abs())).all())  # noqa: E731
+    if close(a, weight) and close(c, bias * weight):
+        return ("the normalisation is right, but the bias is added before the scaling: (x̂ + bias) * weight; the "
+                "output is x̂ * weight + bias",
+                "la normalización está bien, pero el bias se suma antes de escalar: (x̂ + bias) * weight; la salida "
+                "es x̂ * weight + bias")
+    return ("the normalisation x̂ is right, but the output is x̂ scaled and shifted by other values than weight "
+            "and bias: return x̂ * self.weight + self.bias",
+            "la normalización x̂ está bien, pero la salida es x̂ escalada y desplazada por otros valores que weight y "
+            "bias: devuelve x̂ * self.weight + self.bias")
+
+
 def _stage_difference(actual, x, weight, bias, eps, n):
     """For an output no named mistake explains: the first stage of LayerNorm that differs,
     read back from the output through the known weight and bias. x̂ = (y - bias) / weight
@@ -123,8 +165,11 @@ def _stage_difference(actual, x, weight, bias, eps, n):
             and bool((weight.abs() > 1e-3).all())):
         return None
     x, y = x.double(), actual.double()
-    xhat = (y - bias.double()) / weight.double()
     dims = tuple(range(x.dim() - n, x.dim()))
+    affine = _affine_difference(x, y, weight.double(), bias.double(), dims, eps)
+    if affine:
+        return affine
+    xhat = (y - bias.double()) / weight.double()
     if not bool((xhat.mean(dims).abs() <= 1e-3).all()):
         for k in range(1, x.dim() + 1):
             for other in itertools.combinations(range(x.dim()), k):
@@ -200,7 +245,29 @@ def _module(student, *args, **fields):
         return student.module(LAYERNORM, *args, **fields)
     except checks.CheckFailure as failure:
         missing = any(f"no parameter named '{name}'" in failure.en for name in ("weight", "bias"))
-        raise (failure.naming(NAMES) if missing else failure) from None
+        if missing:
+            raise failure.naming(NAMES) from None
+        found = _parameter_shapes(student, args[0])
+        raise (failure.naming(found) if found else failure) from None
+
+
+def _parameter_shapes(student, normalized_shape) -> checks.Mistake | None:
+    """When the parameters of LayerNorm(normalized_shape) as built do not have its shape."""
+    want = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    try:
+        params = student.module(LAYERNORM, normalized_shape).get("parameters", {})
+    except checks.CheckFailure:
+        return None
+    shapes_ = {name: tuple(p["value"].shape) for name, p in params.items() if isinstance(p.get("value"), torch.Tensor)}
+    wrong = {name: shape for name, shape in shapes_.items() if shape != want}
+    if not wrong:
+        return None
+    name, shape = next(iter(wrong.items()))
+    return checks.Mistake(
+        f"LayerNorm({normalized_shape}).{name} has shape {shape}, not normalized_shape = {want}: create the "
+        f"parameters with the whole normalized_shape (a tuple may have several sizes), not just its last size",
+        f"LayerNorm({normalized_shape}).{name} tiene forma {shape}, no normalized_shape = {want}: crea los "
+        f"parámetros con el normalized_shape entero (una tupla puede tener varios tamaños), no solo su último tamaño")
 
 
 def _check_forward(student, normalized_shape, x, weight, bias, eps=1e-5):
@@ -228,9 +295,13 @@ def test_course_vectors(student, course_data):
                        "weight se inicializa a ceros; debe empezar en unos (y bias en ceros)",
                        output=lambda: torch.zeros(3, 3)),
     ]
+    params = {name: p.get("value") for name, p in report.get("parameters", {}).items()}
+    started = [params.get("weight"), params.get("bias")]  # as the student's __init__ made them
+    if not all(isinstance(t, torch.Tensor) and t.shape == (3,) for t in started):
+        started = [ones, zeros]
     _close(report.get("output"), torch.tensor(data["outputs"]), "LayerNorm(3)(v1, v2, v3)",
            0.5 * 10 ** -data["decimals"], 0, mistakes,
-           lambda: _stage_difference(report.get("output"), x, ones, zeros, data["eps"], 1))
+           lambda: _initial_parameters(started) or _stage_difference(report.get("output"), x, *started, data["eps"], 1))
 
 
 @pytest.mark.points(1)
