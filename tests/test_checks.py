@@ -126,3 +126,16 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
     checks.support(torch.tensor([0, 1]), allowed, "top-k")
     f = failure(checks.support, torch.tensor([0, 0]), allowed, "top-k")
     assert f.en == "top-k: drew token 0 in row 1, which must never be drawn (allowed: [1])"
+
+
+def test_known_errors_give_the_usual_fix_and_nothing_for_others():
+    """Does a well-known PyTorch error get its usual cause, a KeyError one even without its message, and an
+    unknown one nothing?"""
+    from autograder.grading import known_errors
+    assert "in-place" in known_errors.explain(
+        "RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation.")[0]
+    assert ".reshape" in known_errors.explain(
+        "RuntimeError", "view size is not compatible with input tensor's size and stride (at least one ...)")[0]
+    assert ".get(key, default)" in known_errors.explain("KeyError", "")[0]
+    assert known_errors.explain("RuntimeError", "something else entirely") is None
+    assert known_errors.explain("ValueError", "") is None

@@ -33,7 +33,7 @@ from ..sandbox.process import STARTUP_TIMEOUT, ScratchWorker, StudentFailure
 from ..sandbox.scratch import SubmissionRefused, read_modules, refuse_shadowing
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from ..stubs import given_modules
-from . import checks, forbidden
+from . import checks, forbidden, known_errors
 from .checks import CheckFailure
 from .redaction import Redaction, is_not_implemented, own_sources, text
 
@@ -232,8 +232,9 @@ class Student:
                 "yours here (the public tests show it)",
                 f"{target} lanzó {kind}{at}; su mensaje no se muestra porque aquí se ejecuta código de "
                 "referencia junto al tuyo (las pruebas públicas lo muestran)",
-            )
-        return CheckFailure(f"{target} raised {kind}: {message}{at}", f"{target} lanzó {kind}: {message}{at}")
+            ).shaped(known_errors.explain(kind, ""))
+        return CheckFailure(f"{target} raised {kind}: {message}{at}", f"{target} lanzó {kind}: {message}{at}").shaped(
+            known_errors.explain(kind, message))
 
     def _expected_error(self, reply: dict, fields: dict, label: str) -> dict | None:
         if "error" not in reply:
