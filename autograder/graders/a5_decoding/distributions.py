@@ -101,7 +101,12 @@ def recognise_all(actual, candidates, matches):
             seen.add(mistake.en)
     if not found:
         return None
-    return Mistake("; or ".join(m.en for m in found), "; o bien ".join(m.es for m in found))
+    if len(found) == 1:
+        return found[0]
+    return Mistake(f"one of these {len(found)}, which this test cannot tell apart: "
+                   + "; ".join(f"({i}) {m.en}" for i, m in enumerate(found, 1)),
+                   f"una de estas {len(found)}, que este test no puede distinguir: "
+                   + "; ".join(f"({i}) {m.es}" for i, m in enumerate(found, 1)))
 
 
 def mistakes(logits, temperature=1.0, top_k=None, top_p=None, which=tuple(MISTAKES)):
