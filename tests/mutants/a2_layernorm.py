@@ -23,7 +23,7 @@ MUTANTS = {
         "layernorm.py",
         [("torch.sqrt(var + self.eps)", "torch.sqrt(var)")],
         must_fail=["Does LayerNorm(3) give the course's outputs", "Are the variance biased", *OUTPUTS],
-        names="eps is missing",
+        names="does not reach the division",
     ),
     "x.std() plus eps": Mutant(
         "layernorm.py",
