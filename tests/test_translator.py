@@ -230,9 +230,10 @@ def test_input_file_errors_name_the_file_and_line(trained, tmp_path):
 def test_no_repeat_ngram_is_on_by_default_and_can_be_turned_off(trained):
     """Does greedy translation keep exact in-domain output with the n-gram block, and accept --no-repeat-ngram 0?"""
     out, _ = trained
-    on = translator("translate", "--checkpoint", out, "Are you tired?", "We like cats.").stdout.splitlines()
-    off = translator("translate", "--checkpoint", out, "--no-repeat-ngram", "0", "Are you tired?",
-                     "We like cats.").stdout.splitlines()
+    on = translator("translate", "--checkpoint", out, "--strategy", "greedy", "Are you tired?",
+                    "We like cats.").stdout.splitlines()
+    off = translator("translate", "--checkpoint", out, "--strategy", "greedy", "--no-repeat-ngram", "0",
+                     "Are you tired?", "We like cats.").stdout.splitlines()
     assert on == off == ["¿Estás cansado?", "Nos gustan los gatos."]
 
 
@@ -370,9 +371,9 @@ def test_weight_average_is_the_mean_of_the_last_steps():
 
 
 def test_a_step_budget_stops_after_that_many_steps_and_translates_with_the_average(tmp_path):
-    """Does --steps N train exactly N steps, replacing the default epoch budget, keep the mean
-    of the last quarter's weights in the checkpoint, and translate with it (the last step's
-    weights on request)?"""
+    """Does --steps N train exactly N steps, replacing the default epoch budget, and with
+    --average-last 0.25 keep the mean of the last quarter's weights in the checkpoint and
+    translate with it (the last step's weights on request)?"""
     from autograder.translator.config import TrainConfig, config_from_args
     from autograder.translator.translate import Translator
 
@@ -383,7 +384,7 @@ def test_a_step_budget_stops_after_that_many_steps_and_translates_with_the_avera
         TrainConfig(steps=5, epochs=1.0)
     out = tmp_path / "m.pt"
     proc = translator("train", "--data", _small_corpus(tmp_path / "c.tsv", 400), "--steps", "12", *TINY,
-                      "--out", out)
+                      "--average-last", "0.25", "--out", out)
     state = checkpoint.load(out)
     assert state["progress"]["step"] == 12 and "trained 12 steps" in proc.stdout
     assert state["average"]["count"] == 4 and "mean of the weights of the last 4 steps" in proc.stderr + proc.stdout

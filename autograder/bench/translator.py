@@ -81,7 +81,8 @@ def main(argv=None) -> None:
     one_budget = parser.add_mutually_exclusive_group()
     one_budget.add_argument("--minutes", type=float, help="training time budget (default: 10)")
     one_budget.add_argument("--steps", type=int, help="optimizer steps instead of minutes")
-    parser.add_argument("--strategy", default="greedy", choices=("greedy", "beam"))
+    parser.add_argument("--strategy", default="beam", choices=("greedy", "beam"),
+                        help="decoding of the test sentences (default: beam, as translate's)")
     parser.add_argument("--compare", action="store_true", help="also score the last weights and other averages, "
                         "greedy and beam")
     parser.add_argument("--typed-forms", action="store_true", help="also score lower-case and unpunctuated test "

@@ -15,6 +15,9 @@ from .train import train
 from .translate import NO_REPEAT_NGRAM, STRATEGIES, Translator
 
 DEFAULT_CHECKPOINT = "translator.pt"
+# Beam search gains 2-3 BLEU over greedy decoding on Tatoeba (docs/translator.md, Benchmarks)
+# at a few dozen sentences/s on a 2-core CPU: enough for what a person types.
+DEFAULT_STRATEGY = "beam"
 DEVICES = ("auto", "cpu", "cuda", "mps")
 DEVICE_HELP = "where to run: auto picks CUDA, then Apple MPS, then the CPU (default: auto)"
 # What each recipe option of `train` sets (TrainConfig's fields; defaults come from there).
@@ -195,9 +198,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _decoding_options(p, strategies) -> None:
-    p.add_argument("--strategy", default="greedy", choices=strategies,
-                   help="greedy: the likeliest token at each step; beam: keep --beam-size hypotheses"
-                        + ("; sample: draw tokens at random" if "sample" in strategies else "") + " (default: greedy)")
+    p.add_argument("--strategy", default=DEFAULT_STRATEGY, choices=strategies,
+                   help="beam: keep --beam-size hypotheses (better translations); greedy: the likeliest token at "
+                        "each step (much faster on a long file)"
+                        + ("; sample: draw tokens at random" if "sample" in strategies else "")
+                        + f" (default: {DEFAULT_STRATEGY})")
     p.add_argument("--beam-size", type=int, default=4, help="--strategy beam: hypotheses kept (default: 4)")
     p.add_argument("--no-repeat-ngram", type=int, default=NO_REPEAT_NGRAM, metavar="N",
                    help="greedy and sample: never repeat a sequence of N tokens, which stops an undertrained "
