@@ -19,9 +19,9 @@ gradients). The classes of ``solutions/`` are untouched: students and graders ne
 this path. A module falls back to the reference forward where the fused one would differ:
 attention weights asked for (``need_weights``), or attention dropout while training.
 
-One difference is outside what the translator ever runs: a query row whose keys are all
-masked gets zeros from the reference and may get NaN from torch's kernel. The translator
-never makes one (an empty source is never encoded; every target row sees its ``<sos>``).
+A query row whose keys are all masked gets zeros from the reference, and from the torch
+pinned here (2.13) too; torch before 2.5 gave NaN. The translator never makes one anyway
+(an empty source is never encoded; every target row sees its ``<sos>``).
 """
 
 from __future__ import annotations

@@ -44,5 +44,5 @@ def build_model(config: TrainConfig, tok):
 
 def build_optimizer(config: TrainConfig, model, device: torch.device):
     """Adam as in the paper (betas 0.9/0.98, eps 1e-9); torch's fused kernel with ``config.fused``."""
-    fused = config.fused and device.type in ("cpu", "cuda", "mps")
+    fused = config.fused and device.type in ("cpu", "cuda")
     return torch.optim.Adam(model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9, fused=fused or None)
