@@ -230,9 +230,10 @@ def test_input_file_errors_name_the_file_and_line(trained, tmp_path):
 def test_no_repeat_ngram_is_on_by_default_and_can_be_turned_off(trained):
     """Does greedy translation keep exact in-domain output with the n-gram block, and accept --no-repeat-ngram 0?"""
     out, _ = trained
-    on = translator("translate", "--checkpoint", out, "Are you tired?", "We like cats.").stdout.splitlines()
-    off = translator("translate", "--checkpoint", out, "--no-repeat-ngram", "0", "Are you tired?",
-                     "We like cats.").stdout.splitlines()
+    on = translator("translate", "--checkpoint", out, "--strategy", "greedy", "Are you tired?",
+                    "We like cats.").stdout.splitlines()
+    off = translator("translate", "--checkpoint", out, "--strategy", "greedy", "--no-repeat-ngram", "0",
+                     "Are you tired?", "We like cats.").stdout.splitlines()
     assert on == off == ["¿Estás cansado?", "Nos gustan los gatos."]
 
 
@@ -296,3 +297,118 @@ def test_a_loss_that_turns_nan_stops_training_without_saving_it(tmp_path, monkey
         train_module.train(config, tmp_path / "m.pt", device="cpu", log=lambda *a: None)
     assert "became nan at step 1" in str(error.value) and "--lr" in str(error.value)
     assert not (tmp_path / "m.pt").exists()
+
+
+def _reference_model(d_model=32, fused=False):
+    from autograder.translator.config import TrainConfig
+    from autograder.translator.model import build_model
+
+    class Tok:
+        src_vocab_size = tgt_vocab_size = 50
+        shared_vocab = True
+
+    torch.manual_seed(0)
+    config = TrainConfig(d_model=d_model, d_ff=2 * d_model, num_heads=4, num_layers=2, fused=fused)
+    return build_model(config, Tok())
+
+
+def test_fused_model_computes_what_the_reference_modules_do():
+    """Does the translator's fused LayerNorm and attention give the reference model's logits and
+    gradients (padded source and target rows included), with the same parameter names, and leave
+    the reference classes of solutions/ as they are?"""
+    from autograder import reference
+    from autograder.translator.fused import fuse
+
+    plain = _reference_model()
+    fused = fuse(_reference_model())
+    assert [n for n, _ in plain.named_parameters()] == [n for n, _ in fused.named_parameters()]
+    assert type(plain.encoder_layers[0].norm1) is reference.load("layernorm").LayerNorm
+    assert type(fused.encoder_layers[0].self_attn).__name__ == "FusedMultiHeadAttention"
+    src, tgt = torch.randint(4, 50, (6, 9)), torch.randint(4, 50, (6, 7))
+    src[:3, 5:], tgt[:2, 4:] = 0, 0  # padding, as in a length-bucketed batch
+    labels = torch.randint(4, 50, (6, 7))
+    grads = []
+    for model in (plain, fused):
+        logits = model(src, tgt)
+        torch.nn.functional.cross_entropy(logits.reshape(-1, 50), labels.reshape(-1)).backward()
+        grads.append((logits.detach(), {n: p.grad for n, p in model.named_parameters()}))
+    (a, ga), (b, gb) = grads
+    torch.testing.assert_close(b, a, rtol=1e-5, atol=1e-5)
+    scale = max(g.abs().max() for g in ga.values())
+    for name in ga:
+        torch.testing.assert_close(gb[name], ga[name], rtol=0, atol=1e-5 * scale, msg=name)
+    with torch.no_grad():  # attention weights asked for: the reference forward, the same output
+        x = torch.randn(2, 5, 32)
+        out, weights = fused.encoder_layers[0].self_attn(x, x, x, need_weights=True)
+        torch.testing.assert_close(out, plain.encoder_layers[0].self_attn(x, x, x)[0])
+        assert weights.shape == (2, 4, 5, 5)
+
+
+def test_weight_average_is_the_mean_of_the_last_steps():
+    """Does the uniform average hold the mean of the weights after the steps from its start on
+    (none before), and does the exponential one follow decay while starting as a plain mean?"""
+    from autograder.translator.averaging import WeightAverage
+
+    model = torch.nn.Linear(3, 2)
+    uniform, ema = WeightAverage(model, start=0.5), WeightAverage(model, decay=0.5)
+    seen = []
+    for step in range(1, 5):
+        with torch.no_grad():
+            model.weight.fill_(float(step))
+            model.bias.fill_(-float(step))
+        done = step / 4
+        uniform.update(model, done)
+        ema.update(model, done)
+        if done >= 0.5:
+            seen.append(float(step))
+    assert uniform.count == len(seen) == 3  # steps 2, 3 and 4 (done 0.5, 0.75, 1.0)
+    want = sum(seen) / len(seen)
+    torch.testing.assert_close(uniform.model.weight, torch.full((2, 3), want))
+    torch.testing.assert_close(uniform.model.bias, torch.full((2,), -want))
+    # EMA with decay 0.5: mean of 1 and 2 (1.5), then 0.5 * 1.5 + 0.5 * 3 = 2.25, then 3.125
+    torch.testing.assert_close(ema.model.weight, torch.full((2, 3), 3.125))
+    assert model.weight.requires_grad and not uniform.model.weight.requires_grad
+
+
+def test_a_step_budget_stops_after_that_many_steps_and_translates_with_the_average(tmp_path):
+    """Does --steps N train exactly N steps, replacing the default epoch budget, and with
+    --average-last 0.25 keep the mean of the last quarter's weights in the checkpoint and
+    translate with it (the last step's weights on request)?"""
+    from autograder.translator.config import TrainConfig, config_from_args
+    from autograder.translator.translate import Translator
+
+    config = config_from_args(steps=12)
+    assert (config.steps, config.epochs, config.minutes) == (12, None, None)
+    assert config.done(6, 1e9, 1) == 0.5 and config.done(12, 0.0, 1) == 1.0
+    with pytest.raises(ValueError, match="exactly one budget"):
+        TrainConfig(steps=5, epochs=1.0)
+    out = tmp_path / "m.pt"
+    proc = translator("train", "--data", _small_corpus(tmp_path / "c.tsv", 400), "--steps", "12", *TINY,
+                      "--average-last", "0.25", "--out", out)
+    state = checkpoint.load(out)
+    assert state["progress"]["step"] == 12 and "trained 12 steps" in proc.stdout
+    assert state["average"]["count"] == 4 and "mean of the weights of the last 4 steps" in proc.stderr + proc.stdout
+    averaged, last = Translator.load(out, "cpu"), Translator.load(out, "cpu", weights="last")
+    torch.testing.assert_close(averaged.model.generator.weight, state["average"]["model"]["generator.weight"])
+    torch.testing.assert_close(last.model.generator.weight, state["model"]["generator.weight"])
+    assert not torch.equal(averaged.model.generator.weight, last.model.generator.weight)
+
+
+def test_varied_copies_write_the_english_as_people_type_it():
+    """Does varied_copies copy the asked share of the pairs with the English in lower or upper
+    case or without its final mark, the Spanish untouched, the same for the same seed?"""
+    from autograder.translator.sentences import TYPED_FORMS, varied_copies
+
+    pairs = [(f"Tom has {n} cats.", f"Tom tiene {n} gatos.") for n in range(200)] + [("Is it far?", "¿Está lejos?")]
+    copies = varied_copies(pairs, 0.5, seed=1)
+    assert len(copies) == 100 and copies == varied_copies(pairs, 0.5, seed=1) != varied_copies(pairs, 0.5, seed=2)
+    spanish = dict((es, en) for en, es in pairs)
+    forms = set()
+    for typed, es in copies:
+        en = spanish[es]
+        matches = [name for name, write in TYPED_FORMS.items() if write(en) == typed]
+        assert matches and typed != en, (typed, en)
+        forms.update(matches)
+    assert forms == set(TYPED_FORMS)
+    assert TYPED_FORMS["lower case, no final mark"]("Is it far?") == "is it far"
+    assert varied_copies(pairs, 0.0) == []

@@ -15,6 +15,9 @@ from .train import train
 from .translate import NO_REPEAT_NGRAM, STRATEGIES, Translator
 
 DEFAULT_CHECKPOINT = "translator.pt"
+# Beam search gains 2-3 BLEU over greedy decoding on Tatoeba (docs/translator.md, Benchmarks)
+# at a few dozen sentences/s on a 2-core CPU: enough for what a person types.
+DEFAULT_STRATEGY = "beam"
 DEVICES = ("auto", "cpu", "cuda", "mps")
 DEVICE_HELP = "where to run: auto picks CUDA, then Apple MPS, then the CPU (default: auto)"
 # What each recipe option of `train` sets (TrainConfig's fields; defaults come from there).
@@ -27,6 +30,11 @@ RECIPE_HELP = {
     "num_layers": "encoder layers, and as many decoder layers",
     "d_ff": "feed-forward hidden size",
     "dropout": "dropout rate",
+    "fused": "torch's fused kernels for LayerNorm, attention and Adam (same model, faster step); --no-fused runs "
+             "the course's modules as written",
+    "average_last": "translate with the mean of the weights over this last share of the budget; 0 = the last weights",
+    "varied_copies": "train also on copies of this share of the pairs with the English in lower or upper case or "
+                     "without its final mark",
     "max_len": "longest sentence in tokens (the positional table); longer training pairs are skipped",
     "max_tokens": "padded tokens per batch and side",
     "lr": "peak learning rate",
@@ -40,7 +48,7 @@ RECIPE_HELP = {
 def _train(args) -> int:
     recipe = {f.name: getattr(args, f.name, None) for f in fields(TrainConfig)}
     if args.resume:
-        extension = budget(minutes=args.minutes, epochs=args.epochs)
+        extension = budget(minutes=args.minutes, epochs=args.epochs, steps=args.steps)
         train(TrainConfig(), Path(args.out), args.device, resume=True, budget_override=extension)
         return 0
     if Path(args.out).exists() and not args.overwrite:
@@ -137,12 +145,19 @@ def build_parser() -> argparse.ArgumentParser:
     one_budget.add_argument("--minutes", type=float,
                             help="a time budget instead of epochs: how far it gets depends on the machine "
                                  "(default: none, epochs are used)")
+    one_budget.add_argument("--steps", type=int,
+                            help="optimizer steps instead of epochs, e.g. the steps a time budget reached "
+                                 "elsewhere (default: none, epochs are used)")
     t.add_argument("--out", default=DEFAULT_CHECKPOINT, help=f"checkpoint file (default: {DEFAULT_CHECKPOINT})")
     t.add_argument("--device", default="auto", choices=DEVICES, help=DEVICE_HELP)
     t.add_argument("--resume", action="store_true", help="continue the run saved in --out")
     t.add_argument("--overwrite", action="store_true", help="replace an existing --out instead of refusing")
     for name, what in RECIPE_HELP.items():
         default = getattr(defaults, name)
+        if isinstance(default, bool):
+            t.add_argument("--" + name.replace("_", "-"), dest=name, action=argparse.BooleanOptionalAction,
+                           default=None, help=f"{what} (default: {'on' if default else 'off'})")
+            continue
         kind = type(default) if default is not None else str
         t.add_argument("--" + name.replace("_", "-"), dest=name, type=kind,
                        choices=("subword", "word") if name == "tokenizer" else None,
@@ -183,9 +198,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _decoding_options(p, strategies) -> None:
-    p.add_argument("--strategy", default="greedy", choices=strategies,
-                   help="greedy: the likeliest token at each step; beam: keep --beam-size hypotheses"
-                        + ("; sample: draw tokens at random" if "sample" in strategies else "") + " (default: greedy)")
+    p.add_argument("--strategy", default=DEFAULT_STRATEGY, choices=strategies,
+                   help="beam: keep --beam-size hypotheses (better translations); greedy: the likeliest token at "
+                        "each step (much faster on a long file)"
+                        + ("; sample: draw tokens at random" if "sample" in strategies else "")
+                        + f" (default: {DEFAULT_STRATEGY})")
     p.add_argument("--beam-size", type=int, default=4, help="--strategy beam: hypotheses kept (default: 4)")
     p.add_argument("--no-repeat-ngram", type=int, default=NO_REPEAT_NGRAM, metavar="N",
                    help="greedy and sample: never repeat a sequence of N tokens, which stops an undertrained "

@@ -7,6 +7,7 @@ import torch
 from .. import reference
 from ..tokens import PAD
 from .config import TrainConfig
+from .fused import fuse
 
 
 def pick_device(name: str = "auto", local_rank: int = 0) -> torch.device:
@@ -27,7 +28,8 @@ def pick_device(name: str = "auto", local_rank: int = 0) -> torch.device:
 
 
 def build_model(config: TrainConfig, tok):
-    """The course's Transformer (a4), pre-norm, with every embedding tied when it can be."""
+    """The course's Transformer (a4), pre-norm, with every embedding tied when it can be;
+    with ``config.fused``, its LayerNorms and attentions run torch's fused kernels (same weights)."""
     t = reference.load("transformer")
     model_config = t.TransformerConfig(
         src_vocab_size=tok.src_vocab_size, tgt_vocab_size=tok.tgt_vocab_size, d_model=config.d_model,
@@ -37,4 +39,10 @@ def build_model(config: TrainConfig, tok):
     model = t.Transformer(model_config)
     if tok.shared_vocab:  # one subword vocabulary: the source embedding is the target's too
         model.src_embed.weight = model.tgt_embed.weight
-    return model
+    return fuse(model) if config.fused else model
+
+
+def build_optimizer(config: TrainConfig, model, device: torch.device):
+    """Adam as in the paper (betas 0.9/0.98, eps 1e-9); torch's fused kernel with ``config.fused``."""
+    fused = config.fused and device.type in ("cpu", "cuda")
+    return torch.optim.Adam(model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9, fused=fused or None)

@@ -17,6 +17,7 @@ space opens a new one. A decimal point (``3.5``) is no end: no space follows it.
 
 from __future__ import annotations
 
+import random
 import re
 
 ABBREVIATIONS = frozenset(
@@ -71,3 +72,29 @@ def normalise(sentence: str) -> str:
         question = first_word and first_word.group(1).lower() in QUESTION_WORDS
         sentence += "?" if question else "."
     return sentence
+
+
+# How people type a sentence the corpora hold cased and punctuated (``varied_copies``).
+TYPED_FORMS = {
+    "lower case": str.lower,
+    "upper case": str.upper,
+    "no final mark": lambda s: re.sub(r"""[.?!…]+["'”’)\]]*$""", "", s).rstrip(),
+    "lower case, no final mark": lambda s: re.sub(r"""[.?!…]+["'”’)\]]*$""", "", s.lower()).rstrip(),
+}
+
+
+def varied_copies(pairs: list[tuple[str, str]], share: float, seed: int = 0) -> list[tuple[str, str]]:
+    """Copies of a random ``share`` of ``pairs`` whose English is written as people type it
+    (one of :data:`TYPED_FORMS` each, at random), the Spanish left as it is: trained on beside
+    the pairs, they teach the model to give cased, punctuated Spanish for such input. A copy
+    that would equal its pair is left out."""
+    rng = random.Random(seed)
+    forms = list(TYPED_FORMS.values())
+    chosen = rng.sample(range(len(pairs)), round(share * len(pairs))) if pairs and share > 0 else []
+    copies = []
+    for i in sorted(chosen):
+        en, es = pairs[i]
+        typed = rng.choice(forms)(en)
+        if typed and typed != en:
+            copies.append((typed, es))
+    return copies

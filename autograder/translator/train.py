@@ -21,10 +21,11 @@ import torch
 
 from .. import reference
 from ..tokens import PAD
-from . import buckets, checkpoint, corpus, curves, tokenizer
+from . import buckets, checkpoint, corpus, curves, sentences, tokenizer
+from .averaging import WeightAverage
 from .config import TrainConfig, corpus_path
 from .distributed import Distributed
-from .model import build_model, pick_device
+from .model import build_model, build_optimizer, pick_device
 from .progress import Progress, clock
 from .scores import score
 from .translate import translate_ids
@@ -58,19 +59,21 @@ def prepare(config: TrainConfig, tok, train_pairs, valid_pairs) -> Data:
 
 
 def train(config: TrainConfig, out: Path, device: str = "auto", resume: bool = False,
-          log=print, budget_override: dict | None = None) -> Path:
+          log=print, budget_override: dict | None = None, compare_averages: dict | None = None) -> Path:
     """Train and write the checkpoint ``out`` (plus ``out`` with suffix .png: the loss curve).
 
     ``resume=True`` continues from ``out``: same data, tokenizer, model and optimizer,
-    from the batch where it stopped; ``budget_override`` (minutes or epochs) extends a
-    finished run. Ctrl-C saves a checkpoint that ``--resume`` continues.
+    from the batch where it stopped; ``budget_override`` (minutes, epochs or steps) extends
+    a finished run. Ctrl-C saves a checkpoint that ``--resume`` continues.
+    ``compare_averages`` (for benchmarks): name -> ``WeightAverage`` keyword arguments,
+    more averages kept beside the recipe's, in the checkpoint's ``"compared"``.
     """
     ddp = Distributed()
     dev = pick_device(device, ddp.local_rank)
     ddp.start(dev)
     say = log if ddp.main else (lambda *_: None)
     try:
-        return Trainer(config, Path(out), dev, ddp, say, resume, budget_override or {}).run()
+        return Trainer(config, Path(out), dev, ddp, say, resume, budget_override or {}, compare_averages or {}).run()
     finally:
         ddp.stop()
 
@@ -82,7 +85,8 @@ class Diverged(ValueError):
 class Trainer:
     """One run: data, tokenizer, model, optimizer and progress, saved and resumed as one checkpoint."""
 
-    def __init__(self, config: TrainConfig, out: Path, dev, ddp: Distributed, say, resume: bool, budget_override: dict):
+    def __init__(self, config: TrainConfig, out: Path, dev, ddp: Distributed, say, resume: bool, budget_override: dict,
+                 compare_averages: dict):
         self.out, self.dev, self.ddp, self.say = out, dev, ddp, say
         self.training = reference.load("training")
         state = checkpoint.load(out) if resume else None
@@ -105,14 +109,22 @@ class Trainer:
         train_pairs, valid_pairs = corpus.split_pairs(pairs, valid_size, seed=config.seed)
         self.tok = tokenizer.from_state(state["tokenizer"]) if state else tokenizer.train(
             config.tokenizer, train_pairs, config.vocab_size, config.min_freq)
-        self.data = prepare(config, self.tok, train_pairs, valid_pairs)
+        # The tokenizer learns from the pairs as written; typed copies join the training pairs after it.
+        copies = sentences.varied_copies(train_pairs, config.varied_copies, config.seed)
+        if copies:
+            say(f"training also on {corpus.plural(len(copies), 'copy', 'copies')} of pairs with the English as "
+                "people type it (lower or upper case, no final mark)")
+        self.data = prepare(config, self.tok, train_pairs + copies, valid_pairs)
         if self.data.skipped_long:
             say(f"skipped {self.data.skipped_long:,} training pairs longer than the positional table "
                 f"(max_len={config.max_len} tokens) or empty after tokenization")
         self.lengths = [(len(s), len(t) + 2) for s, t in zip(self.data.src, self.data.tgt)]
 
         self.model = build_model(config, self.tok).to(dev)
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9)
+        self.optimizer = build_optimizer(config, self.model, dev)
+        # Process 0 keeps the averaged weights that translate (see averaging.py).
+        self.average = WeightAverage(self.model, 1 - config.average_last) if config.average_last and ddp.main else None
+        self.compared = {name: WeightAverage(self.model, **kwargs) for name, kwargs in compare_averages.items()}
         self.progress = {"epoch": 0, "batch": 0, "step": 0, "seconds": 0.0, "tokens": 0, "world_size": ddp.world_size}
         self.history = {"train": [], "valid": []}
         if state is not None:
@@ -128,6 +140,8 @@ class Trainer:
 
     def _restore(self, state: dict) -> None:
         self.model.load_state_dict(state["model"])
+        if self.average is not None and "average" in state:
+            self.average.restore(state["average"])
         self.optimizer.load_state_dict(state["optimizer"])
         self.progress, self.history = state["progress"], state["history"]
         if self.progress.get("world_size", 1) != self.ddp.world_size:
@@ -142,11 +156,16 @@ class Trainer:
     def save(self, reason: str) -> None:
         if not self.ddp.main:
             return
-        checkpoint.save(self.out, {
+        state = {
             "config": asdict(self.config), "tokenizer": self.tok.state(), "model": self.model.state_dict(),
             "model_config": asdict(self.model.config), "optimizer": self.optimizer.state_dict(),
             "progress": self.progress, "history": self.history,
-        })
+        }
+        if self.average is not None and self.average.count:  # the weights that translate
+            state["average"] = self.average.state()
+        if self.compared:
+            state["compared"] = {name: average.state() for name, average in self.compared.items()}
+        checkpoint.save(self.out, state)
         self.say(f"checkpoint saved to {self.out} ({reason})")
         try:
             curves.plot_losses(self.history, self.out.with_suffix(".png"))
@@ -163,6 +182,16 @@ class Trainer:
             self.bar.write(f"epoch {self._epochs():.2f} | step {self.progress['step']} | "
                            f"validation loss {entry['loss']:.3f} | BLEU {entry['bleu']:.1f}")
         self.ddp.barrier()
+
+    def validate_average(self) -> None:
+        """Validate the averaged weights, the ones that translate (process 0; nothing to do without)."""
+        if not self.data.valid_pairs or self.average is None or not self.average.count:
+            return
+        entry = validation(self.average.model, self.tok, self.data.valid_pairs, self.config, self.dev)
+        entry["step"], entry["steps_averaged"] = self.progress["step"], self.average.count
+        self.history["average"] = entry
+        self.say(f"mean of the weights of the last {self.average.count:,} steps (these translate): "
+                 f"validation loss {entry['loss']:.3f} | BLEU {entry['bleu']:.1f}")
 
     def _epochs(self) -> float:
         return self.progress["epoch"] + self.progress["batch"] / max(1, self.steps_per_epoch)
@@ -192,12 +221,14 @@ class Trainer:
             raise KeyboardInterrupt
         if not self.history["valid"] or self.history["valid"][-1]["step"] != self.progress["step"]:
             self.validate()
+        self.validate_average()
         self.save("end of training")
         p = self.progress
         self.say(f"trained {p['step']:,} steps ({self._epochs():.2f} epochs) in {clock(p['seconds'])}; "
                  f"{p['tokens'] / max(p['seconds'], 1e-9):,.0f} tokens/s")
         if self.history["valid"]:  # process 0 validates; the others have nothing to judge by
-            advice = undertrained(self.config, self.history["valid"][-1]["bleu"], self._epochs(), self.out)
+            final = self.history.get("average", self.history["valid"][-1])
+            advice = undertrained(self.config, final["bleu"], self._epochs(), self.out)
             if advice:
                 self.say(advice)
         return self.out
@@ -224,6 +255,9 @@ class Trainer:
             p["batch"] += 1
             p["step"] += 1
             p["tokens"] += n_tokens
+            done = config.done(p["step"], self._seconds(), self.steps_per_epoch)
+            for average in ([self.average] if self.average else []) + list(self.compared.values()):
+                average.update(self.model, done)
             window_loss.append(loss)
             window_tokens += n_tokens
             if time.monotonic() - window_start >= 5.0:

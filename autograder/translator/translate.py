@@ -102,13 +102,20 @@ class Translator:
         self.model, self.tok, self.config, self.device = model.eval(), tok, config, device
 
     @classmethod
-    def load(cls, path, device: str = "auto") -> Translator:
+    def load(cls, path, device: str = "auto", weights: str = "average") -> Translator:
+        """``weights``: "average" (the mean of the last steps' weights when the run kept one,
+        else the last), "last" (the last step's), or the name of an average a benchmark compared."""
         state = checkpoint.load(path)
         config = TrainConfig(**state["config"])
         tok = tokenizer.from_state(state["tokenizer"])
         dev = pick_device(device)
         model = build_model(config, tok)
-        model.load_state_dict(state["model"])
+        if weights == "average":
+            model.load_state_dict(state["average"]["model"] if "average" in state else state["model"])
+        elif weights == "last":
+            model.load_state_dict(state["model"])
+        else:
+            model.load_state_dict(state["compared"][weights]["model"])
         return cls(model.to(dev), tok, config, dev)
 
     def translate(self, lines: list[str], strategy: str = "greedy", *, beam_size: int = 4, temperature: float = 1.0,
