@@ -1,0 +1,121 @@
+"""Where a LayerNorm output that no named mistake explains first goes wrong (not a test
+module): the output is read back through what the grader knows (the input, weight, bias
+and eps), stage by stage in the order of the computation: the initial parameters, the
+affine step, the centring, the division.
+"""
+
+import itertools
+import math
+
+import torch
+
+
+def _divisors(x, dims, eps):
+    """What a vector may be divided by, by name: the right one first."""
+    var = x.var(dims, unbiased=False, keepdim=True)
+    unbiased = x.var(dims, unbiased=True, keepdim=True) if math.prod(x.shape[d] for d in dims) > 1 else var
+    return {
+        "sqrt(var + eps)": (var + eps).sqrt(),
+        "var + eps, without the square root": var + eps,
+        "var, without the square root or eps": var,
+        "sqrt(var) + eps": var.sqrt() + eps,
+        "sqrt(var), without eps": var.sqrt(),
+        "sqrt(var + eps) with the unbiased variance (÷(N-1))": (unbiased + eps).sqrt(),
+        "std() + eps, the unbiased standard deviation": unbiased.sqrt() + eps,
+        "sqrt(var + eps²)": (var + eps * eps).sqrt(),
+        "1 (no division)": torch.ones_like(var),
+    }
+
+
+def initial_parameters(started):
+    """A LayerNorm built with no state given must start at weight = 1 and bias = 0."""
+    for name, value, want, word, palabra in (("weight", started[0], 1.0, "ones", "unos"),
+                                             ("bias", started[1], 0.0, "zeros", "ceros")):
+        if not bool((value.double() == want).all()):
+            return (f"{name} starts at {value.double().flatten()[:4].tolist()}, not at {word}: initialise it with "
+                    f"torch.{word}(normalized_shape)",
+                    f"{name} empieza en {value.double().flatten()[:4].tolist()}, no en {palabra}: inicialízalo con "
+                    f"torch.{word}(normalized_shape)")
+    return None
+
+
+def _affine_difference(x, y, weight, bias, dims, eps):
+    """The last stage: when the output is, feature by feature, a * x̂ + c of the right
+    normalisation x̂ (fitted over the vectors), with a and c other than weight and bias."""
+    xhat = (x - x.mean(dims, keepdim=True)) / (x.var(dims, unbiased=False, keepdim=True) + eps).sqrt()
+    lead = x.dim() - len(dims)
+    X, Y = xhat.reshape(-1, *x.shape[lead:]), y.reshape(-1, *x.shape[lead:])  # (vectors, *normalized_shape)
+    if X.size(0) < 3:
+        return None
+    mx, my = X.mean(0), Y.mean(0)
+    var = ((X - mx) ** 2).sum(0)
+    if bool((var < 1e-9).any()):
+        return None
+    a = ((X - mx) * (Y - my)).sum(0) / var
+    c = my - a * mx
+    if not bool(((a * X + c - Y).abs() <= 1e-4 * (1 + Y.abs())).all()):
+        return None
+    close = lambda u, v: bool(((u - v).abs() <= 1e-3 * (1 + v.abs())).all())  # noqa: E731
+    if close(a, weight) and close(c, bias * weight):
+        return ("the normalisation is right, but the bias is added before the scaling: (x̂ + bias) * weight; the "
+                "output is x̂ * weight + bias",
+                "la normalización está bien, pero el bias se suma antes de escalar: (x̂ + bias) * weight; la salida "
+                "es x̂ * weight + bias")
+    return ("the normalisation x̂ is right, but the output is x̂ scaled and shifted by other values than weight "
+            "and bias: return x̂ * self.weight + self.bias",
+            "la normalización x̂ está bien, pero la salida es x̂ escalada y desplazada por otros valores que weight y "
+            "bias: devuelve x̂ * self.weight + self.bias")
+
+
+def stage_difference(actual, x, weight, bias, eps, n):
+    """For an output no named mistake explains: the first stage of LayerNorm that differs,
+    read back from the output through the known weight and bias. x̂ = (y - bias) / weight
+    must have mean 0 over the normalised dims (the centring), and x - mean divided by x̂
+    must be one number per vector (the divisor), sqrt(var + eps)."""
+    if not (isinstance(actual, torch.Tensor) and actual.shape == x.shape and bool(torch.isfinite(actual).all())
+            and bool((weight.abs() > 1e-3).all())):
+        return None
+    x, y = x.double(), actual.double()
+    dims = tuple(range(x.dim() - n, x.dim()))
+    affine = _affine_difference(x, y, weight.double(), bias.double(), dims, eps)
+    if affine:
+        return affine
+    xhat = (y - bias.double()) / weight.double()
+    if not bool((xhat.mean(dims).abs() <= 1e-3).all()):
+        for k in range(1, x.dim() + 1):
+            for other in itertools.combinations(range(x.dim()), k):
+                if other != dims and bool((xhat.mean(other).abs() <= 1e-3).all()):
+                    return (f"(output - bias) / weight has mean 0 over dims {other}, not over the normalised dims "
+                            f"{dims}: take the mean (and the variance) over the last len(normalized_shape) dims",
+                            f"(salida - bias) / weight tiene media 0 sobre las dimensiones {other}, no sobre las "
+                            f"normalizadas {dims}: calcula la media (y la varianza) sobre las últimas "
+                            f"len(normalized_shape) dimensiones")
+        return ("(output - bias) / weight does not have mean 0 over each normalised vector: the centring (x - mean "
+                "over the last len(normalized_shape) dims) is where it starts to differ, or the output is not "
+                "x̂ * weight + bias",
+                "(salida - bias) / weight no tiene media 0 en cada vector normalizado: el centrado (x - media sobre "
+                "las últimas len(normalized_shape) dimensiones) es donde empieza a diferir, o la salida no es "
+                "x̂ * weight + bias")
+    centred = x - x.mean(dims, keepdim=True)
+    big = xhat.abs() > 1e-3
+    divisor = torch.where(big, centred / torch.where(big, xhat, 1.0), float("nan"))
+    per_vector = divisor.nanmedian(dim=-1, keepdim=True).values
+    for d in dims[:-1][::-1]:
+        per_vector = per_vector.nanmedian(dim=d, keepdim=True).values
+    spread = ((divisor - per_vector).abs() / per_vector.abs().clamp_min(1e-12))[big]
+    if not bool((spread <= 1e-3).all()):
+        return ("x - mean is right (the output is centred), but each vector is not divided by one number: the "
+                "division by sqrt(var + eps) is where it starts to differ",
+                "x - media está bien (la salida está centrada), pero cada vector no se divide entre un solo número: "
+                "la división entre sqrt(var + eps) es donde empieza a diferir")
+    seen = torch.isfinite(per_vector)  # a constant vector (x̂ = 0) shows no divisor
+    for name, value in _divisors(x, dims, eps).items():
+        if bool(((per_vector - value).abs() <= 1e-3 * value.abs() + 1e-9)[seen].all()):
+            return (f"x - mean is right, but each vector is divided by {name} instead of sqrt(var + eps) (the biased "
+                    f"variance, ÷N, over the normalised dims)",
+                    f"x - media está bien, pero cada vector se divide entre {name} en lugar de sqrt(var + eps) (la "
+                    f"varianza sesgada, ÷N, sobre las dimensiones normalizadas)")
+    return ("x - mean is right, but each vector is divided by the wrong amount: compute sqrt(var + eps) with the "
+            "biased variance (÷N) over the normalised dims",
+            "x - media está bien, pero cada vector se divide entre una cantidad equivocada: calcula sqrt(var + eps) "
+            "con la varianza sesgada (÷N) sobre las dimensiones normalizadas")
