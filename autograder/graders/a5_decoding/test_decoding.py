@@ -63,6 +63,11 @@ def test_greedy_decode(student, rng):
                  greedy_mistakes(model, src, max_len), model, src, greedy=True)
 
 
+def _after_eos(tokens):
+    """True at the positions after each row's first EOS."""
+    return (tokens == EOS).long().cumsum(1) - (tokens == EOS).long() > 0
+
+
 PAD_DEFAULT = checks.Mistake(
     "finished rows are filled with 0 (a default) instead of the pad_id argument: pass pad_id on and fill with it",
     "las filas terminadas se rellenan con 0 (un valor por defecto) en lugar del argumento pad_id: pásalo y rellena "
@@ -73,9 +78,6 @@ PAD_DEFAULT = checks.Mistake(
 def test_padding_uses_the_given_pad_id(student, rng):
     """Do greedy decoding and beam search fill finished rows with the pad_id they are given, not 0? / ¿Rellenan la decodificación voraz y la búsqueda en haz las filas terminadas con el pad_id que reciben, no con 0?"""
     decoding, beam = reference.load("decoding"), reference.load("beam")
-
-    def after_eos(tokens):
-        return (tokens == EOS).long().cumsum(1) - (tokens == EOS).long() > 0
 
     while True:  # until both outputs hold padding, so that the pad id shows in each
         model, spec, src, max_len, _ = _greedy_case(rng, checks.randint(rng, 3, 6),
@@ -88,15 +90,15 @@ def test_padding_uses_the_given_pad_id(student, rng):
                       decoding.greedy_decode(model, src, max_len, SOS, EOS, pad), "greedy_decode"),
                      ("beam.beam_search", [src, k, max_len, SOS, EOS, pad],
                       beam.beam_search(model, src, k, max_len, SOS, EOS, pad), f"beam_search(beam_size={k})")]
-        if all(bool(after_eos(want).any()) for _, _, want, _ in cases):
+        if all(bool(_after_eos(want).any()) for _, _, want, _ in cases):
             break
     for target, args, want, name in cases:
         # Only the padding is judged here (the tokens are other tests' business), so that a
         # mistake elsewhere in the search loses these points at no seed.
         got = checks.tensor(student.call(target, *args, model_spec=spec), f"{name} tokens")
-        if got.dim() != 2 or not bool(after_eos(got).any()):
+        if got.dim() != 2 or not bool(_after_eos(got).any()):
             continue
-        padding = got[after_eos(got)]
+        padding = got[_after_eos(got)]
         if not bool((padding == pad).all()):
             failure = checks.CheckFailure(
                 f"{name}(src {tuple(src.shape)}, max_len={max_len}, pad_id={pad}): after a row's EOS every token "
@@ -149,7 +151,7 @@ def test_sample_decode(student, rng):
     checks.expect(a.dim() == 2 and a.size(0) == 8 and 1 <= a.size(1) <= max_len,
                   f"sample_decode output must be (8, L) with L <= {max_len}, got {tuple(a.shape)}",
                   f"la salida de sample_decode debe ser (8, L) con L <= {max_len}, es {tuple(a.shape)}")
-    after_eos = (a == EOS).long().cumsum(1) - (a == EOS).long() > 0
+    after_eos = _after_eos(a)
     if not bool((a[after_eos] == PAD).all()):
         raise checks.CheckFailure("every token after a row's EOS must be pad_id",
                                   "todo token tras el EOS de una fila debe ser pad_id").naming(NOT_PADDED)
