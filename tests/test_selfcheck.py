@@ -140,3 +140,17 @@ def test_grading_kernels_skip_the_checks(monkeypatch, capsys):
     monkeypatch.setenv(selfcheck.SKIP_VARIABLE, "off")
     selfcheck.check("masks", {})
     assert "skipped while grading" in capsys.readouterr().out
+
+
+def test_a_check_that_replaces_a_name_reaches_the_notebooks_namespace():
+    """When a check replaces ``decoding.decode`` (pytest's monkeypatch), does the notebook's own
+    ``translate``, which shares one namespace with ``decode``, call the replacement, and is the
+    original back afterwards?"""
+    namespace = {"decode": lambda: "real"}
+    exec("def translate():\n    return decode()", namespace)
+    module = selfcheck._NotebookModule("decoding", namespace)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, "decode", lambda: "spy")
+        assert namespace["translate"]() == "spy"
+    assert namespace["translate"]() == "real" and module.decode is namespace["decode"]
+    assert module.__name__ == "decoding" and isinstance(module.undefined, selfcheck._Missing)

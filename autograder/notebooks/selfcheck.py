@@ -63,20 +63,37 @@ class _Missing:
         self._fail()
 
 
-def _notebook_module(name: str, namespace: dict) -> types.ModuleType:
-    """A module ``name`` whose attributes are the notebook's definitions, so that a check's
-    ``from masks import causal_mask`` gets the function written in the notebook."""
-    module = types.ModuleType(name)
+class _NotebookModule(types.ModuleType):
+    """A module whose attributes are the notebook's definitions, so that a check's
+    ``from masks import causal_mask`` gets the function written in the notebook.
 
-    def __getattr__(attr):
+    Setting or deleting an attribute changes the notebook's namespace: in a notebook every
+    exercise shares one namespace, so a check that replaces ``decoding.decode`` (pytest's
+    ``monkeypatch``) must replace the ``decode`` that the notebook's ``translate`` calls."""
+
+    def __init__(self, name: str, namespace: dict):
+        super().__init__(name)
+        vars(self)["_namespace"] = namespace
+
+    def __getattr__(self, attr):
         if attr.startswith("__"):
             raise AttributeError(attr)
+        namespace = vars(self)["_namespace"]
         if attr in namespace:
             return namespace[attr]
-        return _Missing(f"{name}.{attr}")
+        return _Missing(f"{self.__name__}.{attr}")
 
-    module.__getattr__ = __getattr__
-    return module
+    def __setattr__(self, attr, value):
+        if attr.startswith("__"):
+            super().__setattr__(attr, value)
+        else:
+            vars(self)["_namespace"][attr] = value
+
+    def __delattr__(self, attr):
+        if attr.startswith("__"):
+            super().__delattr__(attr)
+        else:
+            vars(self)["_namespace"].pop(attr, None)
 
 
 class _Collector:
@@ -128,7 +145,7 @@ class _Collector:
 @contextlib.contextmanager
 def _course_modules(namespace: dict):
     saved = {name: sys.modules.get(name) for name in COURSE_MODULES}
-    sys.modules.update({name: _notebook_module(name, namespace) for name in COURSE_MODULES})
+    sys.modules.update({name: _NotebookModule(name, namespace) for name in COURSE_MODULES})
     try:
         yield
     finally:
