@@ -3,7 +3,7 @@
     python tests/mutants/console.py [--heldout [ROUND]] [--only a4_transformer ...] [--seed 1] [--parallel 2]
 
 Grades every mutant (``--heldout``: the newest round of held-out mistakes,
-``tests/mutants/heldout2.py``, the figure that counts; ``--heldout heldout`` the first
+``tests/mutants/heldout3.py``, the figure that counts; ``--heldout heldout2`` an earlier
 round) at one seed, as `python -m autograder grade` does, and counts, per assignment, the
 mistakes that lose points and those for which the console shows a specific diagnosis under a
 lost test (a ``Likely mistake:`` line, whichever mechanism wrote it: a named mistake, the

@@ -1,4 +1,5 @@
-"""The second round of held-out classic mistakes: 114 edits of the reference solutions, each
+"""The second round of held-out classic mistakes (measured once, then looked at, so no longer
+held out: the unseen round is heldout3.py): 114 edits of the reference solutions, each
 one mistake as a student writes it (a1 13, a2 13, a3 16, a4 19, a5 20, a6 33).
 
 They were written without looking at the public tests, the graders, their diagnoses or the

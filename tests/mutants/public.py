@@ -6,9 +6,9 @@ For every mutant of the corpus: the reference solutions with that one mistake, a
 public tests of its assignment (what `pytest assignments/<assignment>` runs for a student)
 run on them. Prints, per mutant, whether a public test failed and which; then the share
 caught per assignment. The solutions folder itself is run first: it must pass.
-``--heldout`` measures the newest round of held-out mistakes (``tests/mutants/heldout2.py``,
+``--heldout`` measures the newest round of held-out mistakes (``tests/mutants/heldout3.py``,
 written without looking at the public tests) instead of the tuned corpus: that figure is the
-real one. ``--heldout heldout`` measures the first round, which has since been looked at.
+real one. ``--heldout heldout2`` (or ``heldout``) measures an earlier round, since looked at.
 """
 
 from __future__ import annotations
