@@ -4,7 +4,7 @@ grading: what each check accepts, what it refuses, and what its message says."""
 import pytest
 import torch
 
-from autograder.grading import checks
+from autograder.grading import checks, differences
 from autograder.grading.checks import CheckFailure, Mistake
 from autograder.sandbox.child.wire import Unsupported
 
@@ -22,7 +22,7 @@ def test_tensor_checks_kind_shape_and_dtype_in_both_languages():
     f = failure(checks.tensor, [1, 2], "out")
     assert f.en == "out: expected a tensor, got list" and f.es == "out: se esperaba un tensor, se obtuvo list"
     assert str(f) == f"{f.en}\n{f.es}"
-    assert failure(checks.tensor, x, "out", (3, 2)).en == "out: expected shape (3, 2), got (2, 3)"
+    assert failure(checks.tensor, x, "out", (3, 2)).en.startswith("out: expected shape (3, 2), got (2, 3)\nLikely mistake: ")
     assert failure(checks.tensor, x, "out", dtype=torch.float64).en == "out: expected dtype float64, got float32"
     assert failure(checks.tensor, Unsupported("Generator"), "out").en == "out: expected a tensor, got Generator"
 
@@ -139,3 +139,86 @@ def test_known_errors_give_the_usual_fix_and_nothing_for_others():
     assert ".get(key, default)" in known_errors.explain("KeyError", "")[0]
     assert known_errors.explain("RuntimeError", "something else entirely") is None
     assert known_errors.explain("ValueError", "") is None
+
+
+def _raised(code) -> tuple[str, str]:
+    """The type and message of what ``code()`` raises, as torch words them today."""
+    try:
+        code()
+    except Exception as exc:  # noqa: BLE001 - any error is what is asked for
+        return type(exc).__name__, str(exc)
+    raise AssertionError("expected an error")
+
+
+@pytest.mark.parametrize("code, phrase", [
+    (lambda: torch.ones(2, 3) + torch.ones(2, 4), "mask or a table sized by the wrong length"),
+    (lambda: torch.nn.functional.cross_entropy(torch.randn(2, 5, 7), torch.zeros(2, 5, dtype=torch.long)),
+     "classes along dim 1"),
+    (lambda: torch.nn.functional.cross_entropy(torch.randn(6, 7), torch.zeros(5, dtype=torch.long)),
+     "logits to (B*T, V)"),
+    (lambda: torch.ones(2, 3).view(4, 2), "product is not the tensor's number of elements"),
+    (lambda: torch.ones(2, 8).view(2, 8 / 2, 2), "compute sizes with //"),
+    (lambda: torch.ones(2, 8).reshape(2, 4.0, 2), "compute sizes with //"),
+    (lambda: range(8 / 2), "use // or int(...)"),
+    (lambda: torch.cat([torch.ones(2, 3), torch.ones(3, 4)], dim=0), "torch.cat of tensors"),
+    (lambda: torch.ones(2, 3).sum(dim=2), "an axis number the tensor does not have"),
+    (lambda: torch.ones(2, 3)[:, 5], "index past the end"),
+    (lambda: [0, 1][2], "index past the end"),
+    (lambda: (lambda a, b: a)(*torch.ones(3)), None),
+    (lambda: [a for a, b in [(1, 2, 3)]], "attention returns (output, weights)"),
+    (lambda: (torch.ones(2), torch.ones(2)).transpose(0, 1), "a tuple used as a tensor"),
+    (lambda: (torch.ones(2), torch.ones(2)) + torch.ones(2), "a tuple used as a tensor"),
+    (lambda: torch.ones(2, 3).expand(4, 4), "expanded (or broadcast)"),
+    (lambda: torch.cat([torch.ones(2, 1), torch.ones(2, 1, 2)], dim=1), "different numbers of axes"),
+    (lambda: torch.multinomial(torch.zeros(2, 3), 1), "not a distribution"),
+    (lambda: torch.multinomial(torch.tensor([[0.5, -0.1, 0.6]]), 1), "negative, infinite or NaN"),
+    (lambda: torch.tensor(["<sos>", 1]), "built from strings"),
+    (lambda: torch.tensor([1, "<sos>"]), "built from strings"),
+], ids=["broadcast", "ce-3d", "ce-lengths", "view-size", "view-float", "reshape-float", "range-float", "cat", "dim",
+        "tensor-index", "list-index", "other-typeerror", "unpack", "tuple-attribute", "tuple-operand", "expand", "cat-dims", "multinomial-zero",
+        "multinomial-negative", "str-first", "str-later"])
+def test_known_errors_match_the_messages_torch_gives_today(code, phrase):
+    """Does each well-known error, raised for real by this torch and Python, get its usual
+    cause (and an unrelated TypeError none)?"""
+    from autograder.grading import known_errors
+    kind, message = _raised(code)
+    found = known_errors.explain(kind, message)
+    if phrase is None:
+        assert found is None, (kind, message, found)
+    else:
+        assert found and phrase in found[0] and found[1], (kind, message, found)
+
+
+@pytest.mark.parametrize("got, want, phrase", [
+    ((4096, 1), (4096,), "an extra axis of size 1 at dim 1"),
+    ((3, 8), (3, 1, 1, 8), None),
+    ((3, 8), (3, 1, 8), "the axis of size 1 at dim 1 is missing"),
+    ((8, 3), (3, 8), "two axes are swapped"),
+    ((24, 5), (3, 8, 5), "dims 0 and 1 are merged"),
+    ((3, 8, 5), (24, 5), "dims 0 and 1 should be flattened"),
+    ((3, 7), (3, 8), None),
+    ((4, 4), (4, 4), None),
+])
+def test_a_wrong_shape_is_named_when_it_is_one_thing(got, want, phrase):
+    """Does a shape that differs by one axis of size 1, an order, or a merge get named, and
+    any other difference nothing?"""
+    found = differences.explain_shape(got, want)
+    assert (found is None) if phrase is None else (phrase in found[0] and found[1])
+
+
+def test_a_wrong_parameter_count_names_the_missing_and_extra_shapes():
+    """Does a parameter count that is off say which shapes are missing (biases, when only
+    vectors are), or which are missing and extra?"""
+    def report(*shapes):
+        params = {f"p{i}": {"value": torch.zeros(s), "requires_grad": True} for i, s in enumerate(shapes)}
+        return {"num_parameters": sum(torch.zeros(s).numel() for s in shapes), "parameters": params}
+
+    want = [(1024, 256), (1024,), (256, 1024), (256,)]
+    checks.parameter_count(report(*want), 525_568, "FF", shapes=want)
+    f = failure(checks.parameter_count, report((1024, 256), (256, 1024)), 525_568, "FF", shapes=want)
+    assert "of shape (256,), (1024,) are missing: biases left out" in f.en and "sesgos omitidos" in f.es
+    f = failure(checks.parameter_count, report((256, 256), (256,), (256, 256), (256,)), 525_568, "FF", shapes=want)
+    assert "missing (256, 1024), (1024,), (1024, 256), extra (256,), 2 x (256, 256)" in f.en, f.en
+    assert "d_ff" in f.en
+    f = failure(checks.parameter_count, report((1024, 256)), 525_568, "FF")
+    assert "Likely mistake" not in f.en  # no shapes given, nothing guessed

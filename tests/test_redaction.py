@@ -87,3 +87,28 @@ def test_quoted_reference_lines_are_withheld_and_long_returns_cut():
     assert "message withheld" in policy.redact(f"look: {SECRET}")
     assert policy.clean(["x" * 100]) == ["x" * 100]  # noted, not changed
     assert policy.shorten_quotes("got " + "x" * 100 + " back") == "got " + "x" * 24 + "… back"
+
+
+def test_beside_reference_code_a_well_known_error_still_gets_its_usual_cause():
+    """With reference code beside it, does a well-known torch error get its fixed explanation
+    while its message (which could carry anything) stays withheld, a KeyError's key included?"""
+    message = f"The size of tensor a (5) must match the size of tensor b (7) at non-singleton dimension 3 {SECRET}"
+    text = feedback("a3_blocks", "multihead.MultiHeadAttention", type="RuntimeError", message=message,
+                    where="multihead.py:70 in forward")
+    assert "raised RuntimeError (multihead.py:70 in forward); its message is not shown" in text
+    assert "Likely mistake: two tensors whose sizes do not fit" in text and "Error probable: " in text
+    assert SECRET not in text and "(5)" not in text
+    text = feedback("a6_translator", "vocab.Vocab", type="KeyError", message=repr(SECRET[:30]), where="")
+    assert "a dictionary lookup of a key it does not hold:" in text and SECRET[:30] not in text
+    text = feedback("a1_attention", "masks.causal_mask", type="KeyError", message="'hello'", where="")
+    assert "a dictionary lookup of a key it does not hold ('hello')" in text
+
+
+def test_a_constructor_that_refuses_valid_arguments_is_told_to_check_its_condition():
+    """Does a ValueError raised in the student's own __init__ point at the condition of their check?"""
+    text = feedback("a3_blocks", "multihead.MultiHeadAttention", type="ValueError", message="",
+                    where="multihead.py:53 in __init__")
+    assert "Likely mistake: the constructor refused arguments that are valid" in text
+    text = feedback("a3_blocks", "multihead.MultiHeadAttention", type="ValueError", message="",
+                    where="multihead.py:80 in forward")
+    assert "Likely mistake" not in text

@@ -11,6 +11,7 @@ Over 350 lines: the verdict vocabulary every grader shares, kept in the one modu
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -155,7 +156,7 @@ def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
         raise CheckFailure(
             f"{what}: expected shape {tuple(shape)}, got {tuple(value.shape)}",
             f"{what}: se esperaba la forma {tuple(shape)}, se obtuvo {tuple(value.shape)}",
-        )
+        ).shaped(differences.explain_shape(tuple(value.shape), tuple(shape)))
     if dtype is not None and value.dtype != dtype:
         want, got = str(dtype).replace("torch.", ""), str(value.dtype).replace("torch.", "")
         raise CheckFailure(
@@ -190,7 +191,9 @@ def close(actual, expected: torch.Tensor, what: str, atol: float = 1e-5, rtol: f
         found = recognise(actual, mistakes, lambda a, m: _allclose(a, m, atol, rtol))
         if found:
             raise failure.naming(found) from None
-        raise failure.shaped((localise and localise()) or shapes.explain(actual, expected, hints)) from None
+        # A value-based diagnosis, when there is one, says more than the shape check's own.
+        raise failure.shaped((localise and localise()) or shapes.explain(actual, expected, hints),
+                             replace=True) from None
 
 
 def _close(actual, expected: torch.Tensor, what: str, atol: float, rtol: float) -> None:
@@ -222,7 +225,7 @@ def equal(actual, expected: torch.Tensor, what: str, hints: shapes.Hints | None 
         _equal(actual, expected, what)
     except CheckFailure as failure:
         raise failure.shaped(shapes.explain_mask(actual, expected, hints)
-                             or differences.explain_ids(actual, expected)) from None
+                             or differences.explain_ids(actual, expected), replace=True) from None
 
 
 def _equal(actual, expected: torch.Tensor, what: str) -> None:
@@ -236,13 +239,41 @@ def _equal(actual, expected: torch.Tensor, what: str) -> None:
         )
 
 
-def parameter_count(report: dict, expected: int, what: str) -> None:
-    """A ``student.module`` report counts ``expected`` parameters."""
+def parameter_count(report: dict, expected: int, what: str, shapes: Iterable[tuple[int, ...]] = ()) -> None:
+    """A ``student.module`` report counts ``expected`` parameters; ``shapes``, the shapes
+    of the expected parameters, lets a failure say which ones are missing or extra."""
     got = report.get("num_parameters")
     shown = fmt(got, ",", "es") if isinstance(got, int) else got
-    expect(got == expected, f"{what} has {got:,} parameters, expected {expected:,}" if isinstance(got, int)
-           else f"{what} has {got} parameters, expected {expected:,}",
-           f"{what} tiene {shown} parámetros, se esperaban {fmt(expected, ',', 'es')}")
+    try:
+        expect(got == expected, f"{what} has {got:,} parameters, expected {expected:,}" if isinstance(got, int)
+               else f"{what} has {got} parameters, expected {expected:,}",
+               f"{what} tiene {shown} parámetros, se esperaban {fmt(expected, ',', 'es')}")
+    except CheckFailure as failure:
+        found = report.get("parameters", {})
+        raise failure.shaped(_parameter_shapes([tuple(p["value"].shape) for p in found.values()], list(shapes))
+                             if shapes else None) from None
+
+
+def _parameter_shapes(got: list[tuple[int, ...]], want: list[tuple[int, ...]]) -> tuple[str, str] | None:
+    """Which parameter shapes are missing and which extra, and what that usually means."""
+    missing, extra = Counter(want) - Counter(got), Counter(got) - Counter(want)
+
+    def listed(shapes: Counter) -> str:
+        return ", ".join(f"{n} x {s}" if n > 1 else str(s) for s, n in sorted(shapes.items())) or "-"
+
+    if not missing and not extra:
+        return None
+    if missing and not extra and all(len(s) == 1 for s in missing):
+        return (f"the parameters of shape {listed(missing)} are missing: biases left out (nn.Linear has bias=True "
+                "by default; do not pass bias=False)",
+                f"faltan los parámetros de forma {listed(missing)}: sesgos omitidos (nn.Linear tiene bias=True por "
+                "defecto; no pases bias=False)")
+    return (f"parameters of other shapes than asked for: missing {listed(missing)}, extra {listed(extra)}; a layer "
+            "is built with another size than the one given (is every constructor argument used, e.g. d_ff for "
+            "the hidden layer?)",
+            f"parámetros con otras formas de las pedidas: faltan {listed(missing)}, sobran {listed(extra)}; una capa "
+            "se construye con otro tamaño que el dado (¿se usa cada argumento del constructor, p. ej. d_ff para la "
+            "capa oculta?)")
 
 
 def right_padding(rng: torch.Generator, B: int, S: int, min_len: int = 1) -> torch.Tensor:

@@ -258,3 +258,41 @@ def _padded_row(a: list[int], e: list[int]) -> Found:
         return (f"padding ({tokens.PAD}) at the start of the row, where the expected row is padded at its end",
                 f"relleno ({tokens.PAD}) al principio de la fila, donde la fila esperada se rellena al final")
     return _sequence(unpadded(a), unpadded(e), "ids")
+
+
+# ----------------------------------------------------------------------------- tensor shapes
+
+
+def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
+    """What separates a tensor's shape from the expected one, when it is one thing: an
+    axis of size 1 too many or too few, the same sizes in another order, or two axes
+    merged or split."""
+    a, e = tuple(actual), tuple(expected)
+    if a == e:
+        return None
+    for i in range(len(a)):
+        if a[i] == 1 and a[:i] + a[i + 1:] == e:
+            return (f"an extra axis of size 1 at dim {i} (keepdim=True, unsqueeze or [:, None] where none belongs): "
+                    f"drop it (squeeze({i}))",
+                    f"un eje de tamaño 1 de más en la dim {i} (keepdim=True, unsqueeze o [:, None] donde no va): "
+                    f"quítalo (squeeze({i}))")
+    for i in range(len(e)):
+        if e[i] == 1 and e[:i] + e[i + 1:] == a:
+            return (f"the axis of size 1 at dim {i} is missing (keepdim=True, or unsqueeze({i}), keeps it for "
+                    "broadcasting)",
+                    f"falta el eje de tamaño 1 de la dim {i} (keepdim=True, o unsqueeze({i}), lo conserva para el "
+                    "broadcasting)")
+    if sorted(a) == sorted(e) and len(set(e)) > 1:
+        return ("the right sizes in another order: two axes are swapped (a transpose or permute too many or too "
+                "few, or a batch_first left out)",
+                "los tamaños correctos en otro orden: hay dos ejes intercambiados (un transpose o permute de más o de "
+                "menos, o falta batch_first)")
+    for i in range(len(e) - 1):
+        if len(a) == len(e) - 1 and a == e[:i] + (e[i] * e[i + 1],) + e[i + 2:]:
+            return (f"dims {i} and {i + 1} are merged into one of size {a[i]}: keep them apart (shape {e})",
+                    f"las dims {i} y {i + 1} están fundidas en una de tamaño {a[i]}: mantenlas separadas (forma {e})")
+    for i in range(len(a) - 1):
+        if len(e) == len(a) - 1 and e == a[:i] + (a[i] * a[i + 1],) + a[i + 2:]:
+            return (f"dims {i} and {i + 1} should be flattened into one of size {e[i]} (reshape to {e})",
+                    f"las dims {i} y {i + 1} deberían aplanarse en una de tamaño {e[i]} (reshape a {e})")
+    return None

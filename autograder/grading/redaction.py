@@ -23,6 +23,7 @@ import re
 from pathlib import Path
 
 from ..course import Assignment
+from . import known_errors
 from ..markers import NOT_IMPLEMENTED
 from ..sandbox.child import wire
 from ..sandbox.child.harness import forbidden_name
@@ -163,9 +164,11 @@ class Redaction:
         return ""
 
     def error(self, reply: dict, steps: tuple[str, ...] = ()) -> dict:
-        """The student's exception in ``reply`` as {type, message, where, memory, tasks}:
+        """The student's exception in ``reply`` as {type, message, where, memory, tasks, known}:
         bounded, checked strings, and whether it ran out of memory or of processes;
-        ``target``, the script step that raised, when it is one of ``steps``."""
+        ``known``, the usual cause of a well-known error (one of ``known_errors``' fixed
+        texts, also where the message is withheld); ``target``, the script step that
+        raised, when it is one of ``steps``."""
         error = reply["error"] if isinstance(reply["error"], dict) else {}
         kind = text(error.get("type"), 80)
         if self.beside_reference:
@@ -174,11 +177,14 @@ class Redaction:
         else:
             kind, where = self.redact(kind), self.redact(text(error.get("where"), 120))
         raw = text(error.get("message"), 300)
-        found = {"type": kind, "message": self.message(kind, raw), "where": where,
+        message = self.message(kind, raw)
+        found = {"type": kind, "message": message, "where": where,
                  "memory": kind in ("MemoryError", "OutOfMemoryError") or "can't allocate memory" in raw,
                  # fork() or a new thread refused by the sandbox's cap on processes and threads
                  "tasks": (kind == "BlockingIOError" and "Resource temporarily unavailable" in raw)
-                 or (kind == "RuntimeError" and "can't start new thread" in raw)}
+                 or (kind == "RuntimeError" and "can't start new thread" in raw),
+                 "known": known_errors.explain(kind, raw, quote=False) if self.beside_reference
+                 else known_errors.explain(kind, message)}
         step = text(error.get("target"), 120)
         if step in steps:  # the script step that raised; "$vocab.encode" reads "vocab.encode"
             found["target"] = step.lstrip("$")

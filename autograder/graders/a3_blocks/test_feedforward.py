@@ -52,7 +52,8 @@ def mistakes(output):
 @pytest.mark.points(1)
 def test_parameter_count(student):
     """Does FeedForward(256, 1024) have 525,568 parameters? / ¿Tiene FeedForward(256, 1024) 525.568 parámetros?"""
-    checks.parameter_count(student.module(FF, 256, 1024, init_kwargs={"dropout": 0.1}), 525_568, "FeedForward(256, 1024)")
+    checks.parameter_count(student.module(FF, 256, 1024, init_kwargs={"dropout": 0.1}), 525_568, "FeedForward(256, 1024)",
+                           shapes=[(1024, 256), (1024,), (256, 1024), (256,)])
 
 
 @pytest.mark.points(2)

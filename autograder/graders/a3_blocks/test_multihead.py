@@ -119,7 +119,8 @@ def _compare(student, rng, d_model, h, query, key, value, mask=None, what="outpu
 @pytest.mark.points(1)
 def test_parameter_count(student):
     """Does MultiHeadAttention(256, 8) have 263,168 parameters? / ¿Tiene MultiHeadAttention(256, 8) 263.168 parámetros?"""
-    checks.parameter_count(student.module(MHA, 256, 8), 263_168, "MultiHeadAttention(256, 8) (4 x (256 x 256 + 256))")
+    checks.parameter_count(student.module(MHA, 256, 8), 263_168, "MultiHeadAttention(256, 8) (4 x (256 x 256 + 256))",
+                           shapes=[(256, 256), (256,)] * 4)
 
 
 @pytest.mark.points(2)
