@@ -23,7 +23,8 @@ def test_tensor_checks_kind_shape_and_dtype_in_both_languages():
     assert f.en == "out: expected a tensor, got list" and f.es == "out: se esperaba un tensor, se obtuvo list"
     assert str(f) == f"{f.en}\n{f.es}"
     assert failure(checks.tensor, x, "out", (3, 2)).en.startswith("out: expected shape (3, 2), got (2, 3)\nLikely mistake: ")
-    assert failure(checks.tensor, x, "out", dtype=torch.float64).en == "out: expected dtype float64, got float32"
+    assert failure(checks.tensor, x, "out", dtype=torch.float64).en.startswith(
+        "out: expected dtype float64, got float32\nLikely mistake: a new tensor made in the default dtype (float32)")
     assert failure(checks.tensor, Unsupported("Generator"), "out").en == "out: expected a tensor, got Generator"
 
 
@@ -174,9 +175,10 @@ def _raised(code) -> tuple[str, str]:
     (lambda: torch.multinomial(torch.tensor([[0.5, -0.1, 0.6]]), 1), "negative, infinite or NaN"),
     (lambda: torch.tensor(["<sos>", 1]), "built from strings"),
     (lambda: torch.tensor([1, "<sos>"]), "built from strings"),
+    (lambda: torch.ones(2) & torch.ones(2), "masks must be boolean"),
 ], ids=["broadcast", "ce-3d", "ce-lengths", "view-size", "view-float", "reshape-float", "range-float", "cat", "dim",
         "tensor-index", "list-index", "other-typeerror", "unpack", "tuple-attribute", "tuple-operand", "expand", "cat-dims", "multinomial-zero",
-        "multinomial-negative", "str-first", "str-later"])
+        "multinomial-negative", "str-first", "str-later", "float-and"])
 def test_known_errors_match_the_messages_torch_gives_today(code, phrase):
     """Does each well-known error, raised for real by this torch and Python, get its usual
     cause (and an unrelated TypeError none)?"""
@@ -196,6 +198,7 @@ def test_known_errors_match_the_messages_torch_gives_today(code, phrase):
     ((8, 3), (3, 8), "two axes are swapped"),
     ((24, 5), (3, 8, 5), "dims 0 and 1 are merged"),
     ((3, 8, 5), (24, 5), "dims 0 and 1 should be flattened"),
+    ((4, 4), (3, 1, 4, 4), "the leading axes (3, 1) are missing"),
     ((3, 7), (3, 8), None),
     ((4, 4), (4, 4), None),
 ])
@@ -222,3 +225,16 @@ def test_a_wrong_parameter_count_names_the_missing_and_extra_shapes():
     assert "d_ff" in f.en
     f = failure(checks.parameter_count, report((1024, 256)), 525_568, "FF")
     assert "Likely mistake" not in f.en  # no shapes given, nothing guessed
+
+
+def test_a_wrong_dtype_says_where_it_usually_comes_from():
+    """Does a float mask, a float64 result made in float32 and float token ids each get their usual cause, and
+    an integer for a float nothing?"""
+    assert "must stay boolean" in differences.explain_dtype(torch.float32, torch.bool)[0]
+    assert "dtype=x.dtype" in differences.explain_dtype(torch.float32, torch.float64)[0]
+    assert "torch.long" in differences.explain_dtype(torch.float32, torch.long)[0]
+    assert differences.explain_dtype(torch.long, torch.float32) is None
+    f = failure(checks.tensor, torch.ones(2) > 0, "mask", (2,), torch.float32)
+    assert f.en == "mask: expected dtype float32, got bool"  # no guess
+    f = failure(checks.tensor, torch.ones(2), "mask", (2,), torch.bool)
+    assert "Likely mistake: a mask must stay boolean" in f.en and "Error probable: " in f.es

@@ -162,7 +162,7 @@ def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
         raise CheckFailure(
             f"{what}: expected dtype {want}, got {got}",
             f"{what}: se esperaba el dtype {want}, se obtuvo {got}",
-        )
+        ).shaped(differences.explain_dtype(value.dtype, dtype))
     return value
 
 

@@ -287,6 +287,12 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                 "few, or a batch_first left out)",
                 "los tamaños correctos en otro orden: hay dos ejes intercambiados (un transpose o permute de más o de "
                 "menos, o falta batch_first)")
+    if 0 < len(a) < len(e) and e[len(e) - len(a):] == a:
+        lead = e[:len(e) - len(a)]
+        return (f"the leading axes {lead} are missing (shape {a} is only the last part of {e}): is a part that "
+                "carries them (such as the batch's padding mask) left out of the result?",
+                f"faltan los ejes iniciales {lead} (la forma {a} es solo la parte final de {e}): ¿se ha dejado "
+                "fuera del resultado una parte que los aporta (como la máscara de relleno del lote)?")
     for i in range(len(e) - 1):
         if len(a) == len(e) - 1 and a == e[:i] + (e[i] * e[i + 1],) + e[i + 2:]:
             return (f"dims {i} and {i + 1} are merged into one of size {a[i]}: keep them apart (shape {e})",
@@ -295,4 +301,25 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
         if len(e) == len(a) - 1 and e == a[:i] + (a[i] * a[i + 1],) + a[i + 2:]:
             return (f"dims {i} and {i + 1} should be flattened into one of size {e[i]} (reshape to {e})",
                     f"las dims {i} y {i + 1} deberían aplanarse en una de tamaño {e[i]} (reshape a {e})")
+    return None
+
+
+def explain_dtype(actual: torch.dtype, expected: torch.dtype) -> Found:
+    """What a tensor of the wrong dtype usually comes from."""
+    if expected == torch.bool:
+        return ("a mask must stay boolean: comparisons (==, !=, <) and torch.ones(..., dtype=torch.bool) already "
+                "give bool; drop the .float(), .int() or .long() conversion",
+                "una máscara debe seguir siendo booleana: las comparaciones (==, !=, <) y torch.ones(..., "
+                "dtype=torch.bool) ya dan bool; quita la conversión .float(), .int() o .long()")
+    if expected.is_floating_point and actual.is_floating_point:
+        name = str(actual).removeprefix("torch.")
+        return (f"a new tensor made in the default dtype ({name}) instead of the input's: create it with "
+                "dtype=x.dtype (or torch.*_like(x)), and keep parameters in the dtype the module is given",
+                f"un tensor nuevo creado con el dtype por defecto ({name}) en lugar del de la entrada: créalo con "
+                "dtype=x.dtype (o torch.*_like(x)), y deja los parámetros en el dtype que recibe el módulo")
+    if expected in (torch.long, torch.int64) and actual.is_floating_point:
+        return ("token ids must be integers (torch.long): build them with dtype=torch.long, and do not divide ids "
+                "with / (use //)",
+                "los ids de tokens deben ser enteros (torch.long): créalos con dtype=torch.long, y no dividas ids con "
+                "/ (usa //)")
     return None

@@ -122,6 +122,10 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      *_STRINGS),
     (None, "invalid data type 'str'",
      *_STRINGS),
+    (None, "\"bitwise_",
+     "&, | or ~ on float tensors: masks must be boolean (comparisons give bool; drop a .float() conversion)",
+     "&, | o ~ sobre tensores float: las máscaras deben ser booleanas (las comparaciones dan bool; quita la "
+     "conversión .float())"),
     ("IndexError", "Dimension out of range",
      "an axis number the tensor does not have: count its axes (dim=-1 is the last one)",
      "un número de eje que el tensor no tiene: cuenta sus ejes (dim=-1 es el último)"),

@@ -154,4 +154,20 @@ MUTANTS = {
         must_fail=["In training mode, does dropout zero some hidden units"],
         names="dropout never acts on the hidden units",
     ),
+    # From held-out round 3, once it was measured: diagnosed by general mechanisms (the
+    # table's columns read as waves; the parameters' shapes), not by a named mistake.
+    "cosines with the exponent (2i + 1) / d_model": Mutant(
+        "positional.py",
+        [("pe[:, 1::2] = torch.cos(position * inv_freq)",
+          "pe[:, 1::2] = torch.cos(position * torch.exp(torch.arange(1, d_model, 2, dtype=torch.float32)"
+          " * (-math.log(10000.0) / d_model)))")],
+        must_fail=TABLES,
+        names="hold another wave",
+    ),
+    "projections without bias": Mutant(
+        "multihead.py",
+        [("nn.Linear(d_model, d_model)\n", "nn.Linear(d_model, d_model, bias=False)\n")],
+        must_fail=["Does MultiHeadAttention(256, 8) have 263,168 parameters"],
+        names="biases left out",
+    ),
 }

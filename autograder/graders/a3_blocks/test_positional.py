@@ -63,7 +63,66 @@ def check_table(actual, expected, what, atol, d_model, max_len, rows=slice(None)
         found = checks.recognise(found_rows[..., :2, :cols],
                                  table_mistakes(d_model, max_len, rows, apply=lambda pe: pe[:2, :cols]),
                                  lambda a, m: bool(((a - m).abs() <= 2e-3).all()))
-        raise (failure.naming(found) if found else failure) from None
+        if found:
+            raise failure.naming(found) from None
+        positions = torch.arange(max_len, dtype=torch.float64)[rows]
+        raise failure.shaped(_columns(found_rows.reshape(-1, len(positions), d_model), positions, d_model,
+                                      table(d_model, max_len))) from None
+
+
+def _column_kind(values, positions, d_model, wanted):
+    """Which wave a column of the table holds: ``wanted`` when it fits, else the closest
+    fitting ("sin" or "cos", k), f(pos / 10000^(k/d_model)), ("0", None) for zeros, or None.
+    Only the first rows are compared: float32 angles drift."""
+    near = positions < 64
+    values, positions = values[near], positions[near]
+    if values.numel() < 2:
+        return None
+
+    def error(kind):
+        if kind[0] == "0":
+            return values.abs().max().item()
+        angle = positions / 10000.0 ** (kind[1] / d_model)
+        return (values - (angle.sin() if kind[0] == "sin" else angle.cos())).abs().max().item()
+
+    candidates = [("0", None)] + [(name, k) for k in range(d_model + 1) for name in ("sin", "cos")]
+    if error(wanted) < 2e-3:
+        return wanted
+    best = min(candidates, key=error)
+    return best if error(best) < 2e-3 else None
+
+
+def _wave(kind, d_model) -> str:
+    return "zeros" if kind[0] == "0" else f"{kind[0]}(pos / 10000^({kind[1]}/{d_model}))"
+
+
+def _columns(found, positions, d_model, full):
+    """The first column of the table that holds another wave than the paper's, or the one
+    row of the table that every position got; None when the rows fit neither."""
+    rows = found[0]  # (T, d_model): the table rows of the first sequence
+    if len(positions) > 1 and (rows - rows[:1]).abs().max() < 1e-4:
+        same = ((full - rows[:1]).abs().max(dim=1).values < 2e-3).nonzero().flatten().tolist()
+        if same:
+            return (f"every position got the same row of the table, pe[{same[0]}]: position t needs row t "
+                    "(pe[:T], the first T rows, not pe[T])",
+                    f"todas las posiciones recibieron la misma fila de la tabla, pe[{same[0]}]: la posición t necesita "
+                    "la fila t (pe[:T], las primeras T filas, no pe[T])")
+    wanted = [("sin", j) if j % 2 == 0 else ("cos", j - 1) for j in range(d_model)]
+    kinds = [_column_kind(rows[:, j], positions, d_model, wanted[j]) for j in range(d_model)]
+    wrong = [j for j in range(d_model) if kinds[j] != wanted[j]]
+    if not wrong or any(kinds[j] is None for j in wrong):
+        return None
+    j = wrong[0]
+    parity = {0: "even", 1: "odd"}
+    sides = sorted({parity[w % 2] for w in wrong})
+    where = f"{len(wrong)} of the {d_model} columns" + (f" (all {sides[0]})" if len(sides) == 1 else "")
+    donde = f"{len(wrong)} de las {d_model} columnas" + (
+        f" (todas {'pares' if sides[0] == 'even' else 'impares'})" if len(sides) == 1 else "")
+    return (f"{where} hold another wave; the first, column {j}, holds {_wave(kinds[j], d_model)} where the paper "
+            f"puts {_wave(wanted[j], d_model)} (column 2i: sin, column 2i+1: cos, both with 10000^(2i/d_model))",
+            f"{donde} tienen otra onda; la primera, la columna {j}, tiene {_wave(kinds[j], d_model)} donde el "
+            f"artículo pone {_wave(wanted[j], d_model)} (columna 2i: sin, columna 2i+1: cos, ambas con "
+            "10000^(2i/d_model))")
 
 
 def _tolerance(max_len):
