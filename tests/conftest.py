@@ -40,14 +40,6 @@ def pytest_configure(config):
         torch.set_num_threads(int(threads))
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_auto_num_workers(config):
-    # Many tests spend part of their time waiting rather than computing (a Jupyter kernel
-    # starting, the file lock while another worker grades the shared solutions, the package
-    # index): one worker more than there are cores keeps every core busy.
-    return (os.cpu_count() or 1) + 1
-
-
 def pytest_collection_modifyitems(config, items):
     if config.getoption("full"):
         return

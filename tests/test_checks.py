@@ -22,7 +22,8 @@ def test_tensor_checks_kind_shape_and_dtype_in_both_languages():
     f = failure(checks.tensor, [1, 2], "out")
     assert f.en == "out: expected a tensor, got list" and f.es == "out: se esperaba un tensor, se obtuvo list"
     assert str(f) == f"{f.en}\n{f.es}"
-    assert failure(checks.tensor, x, "out", (3, 2)).en.startswith("out: expected shape (3, 2), got (2, 3)\nLikely mistake: ")
+    assert failure(checks.tensor, x, "out", (3, 2)).en.startswith(
+        "out: expected shape (3, 2), got (2, 3)\nLikely mistake: ")
     assert failure(checks.tensor, x, "out", dtype=torch.float64).en.startswith(
         "out: expected dtype float64, got float32\nLikely mistake: a new tensor made in the default dtype (float32)")
     assert failure(checks.tensor, Unsupported("Generator"), "out").en == "out: expected a tensor, got Generator"
@@ -177,8 +178,8 @@ def _raised(code) -> tuple[str, str]:
     (lambda: torch.tensor([1, "<sos>"]), "built from strings"),
     (lambda: torch.ones(2) & torch.ones(2), "masks must be boolean"),
 ], ids=["broadcast", "ce-3d", "ce-lengths", "view-size", "view-float", "reshape-float", "range-float", "cat", "dim",
-        "tensor-index", "list-index", "other-typeerror", "unpack", "tuple-attribute", "tuple-operand", "expand", "cat-dims", "multinomial-zero",
-        "multinomial-negative", "str-first", "str-later", "float-and"])
+        "tensor-index", "list-index", "other-typeerror", "unpack", "tuple-attribute", "tuple-operand", "expand",
+        "cat-dims", "multinomial-zero", "multinomial-negative", "str-first", "str-later", "float-and"])
 def test_known_errors_match_the_messages_torch_gives_today(code, phrase):
     """Does each well-known error, raised for real by this torch and Python, get its usual
     cause (and an unrelated TypeError none)?"""

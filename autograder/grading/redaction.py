@@ -23,12 +23,12 @@ import re
 from pathlib import Path
 
 from ..course import Assignment
-from . import known_errors
 from ..markers import NOT_IMPLEMENTED
 from ..sandbox.child import wire
 from ..sandbox.child.harness import forbidden_name
 from ..sandbox.child.wire import Unsupported
 from ..stubs import solution_code_lines
+from . import known_errors
 
 QUOTE_LIMIT = 24  # characters of a returned string that feedback may quote, with reference code beside
 WITHHELD = "[message withheld: it quoted reference code / mensaje ocultado: citaba código de referencia]"

@@ -33,7 +33,7 @@ from ..sandbox.process import STARTUP_TIMEOUT, ScratchWorker, StudentFailure
 from ..sandbox.scratch import SubmissionRefused, read_modules, refuse_shadowing
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from ..stubs import given_modules
-from . import checks, forbidden, known_errors
+from . import checks, forbidden
 from .checks import CheckFailure
 from .redaction import Redaction, is_not_implemented, own_sources, text
 

@@ -270,6 +270,45 @@ def test_scores_are_scaled_by_sqrt_d_k():
     torch.testing.assert_close(weights[0], expected, msg=message)
 
 
+def test_d_k_is_the_last_dim_also_with_a_batch():
+    """With a batch (B, T, d_k), is d_k still the last dim of q and k, not the second?"""
+    q = torch.ones(1, 3, 4)  # (B, T, d_k) = (1, 3, 4): the second dim, 3, is T
+    k = torch.cat([torch.ones(1, 1, 4), torch.zeros(1, 2, 4)], dim=1)
+    v = torch.eye(3)[None]
+    _, weights = scaled_dot_product_attention(q, k, v)
+    expected = torch.softmax(torch.tensor([4.0 / math.sqrt(4), 0.0, 0.0]), dim=-1).expand(1, 3, 3)
+    hint = None
+    if weights.shape == expected.shape and _near(weights[0, 0], torch.softmax(torch.tensor([4 / math.sqrt(3), 0, 0]),
+                                                                             dim=-1)):
+        hint = ("those weights divide by sqrt(3): d_k was read from q.size(1), which is T once there is a batch; "
+                "use q.size(-1)",
+                "esos pesos dividen entre sqrt(3): d_k se leyó de q.size(1), que es T en cuanto hay un lote; usa "
+                "q.size(-1)")
+    assert weights.shape == expected.shape and _near(weights, expected, atol=1e-5), _say(
+        f"for q of shape (1, 3, 4), k = [ones, zeros, zeros], d_k = 4 (the last dim), so every row of the weights "
+        f"must be softmax([4/√4, 0, 0]) = {_r(expected[0, 0])}, got {_r(weights[0])}",
+        f"con q de forma (1, 3, 4) y k = [unos, ceros, ceros], d_k = 4 (la última dimensión), así que cada fila de "
+        f"los pesos debe ser softmax([4/√4, 0, 0]) = {_r(expected[0, 0])}, pero es {_r(weights[0])}",
+        hint,
+    )
+
+
+def test_inputs_are_left_unchanged():
+    """Does attention leave q, k, v and the mask as it got them (no in-place change)?"""
+    torch.manual_seed(1)
+    q, k, v = torch.randn(2, 3, 4), torch.randn(2, 5, 4), torch.randn(2, 5, 6)
+    mask = torch.tensor([True, True, True, False, False]).expand(2, 3, 5).clone()
+    before = [t.clone() for t in (q, k, v, mask)]
+    scaled_dot_product_attention(q, k, v, mask)
+    for name, now, then in zip(("q", "k", "v", "mask"), (q, k, v, mask), before):
+        assert torch.equal(now, then), _say(
+            f"scaled_dot_product_attention changed its input {name} in place ({name} /= ..., {name}.div_(...), "
+            f"masked_fill_ ...): compute new tensors instead; the caller still needs {name} as it was",
+            f"scaled_dot_product_attention cambió su entrada {name} in situ ({name} /= ..., {name}.div_(...), "
+            f"masked_fill_ ...): calcula tensores nuevos; quien llama aún necesita {name} tal como estaba",
+        )
+
+
 def test_masked_keys_get_zero_weight():
     """Does a key where the mask is False get exactly zero weight?"""
     torch.manual_seed(2)

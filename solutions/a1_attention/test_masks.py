@@ -109,6 +109,23 @@ def test_padding_mask_shape_and_values():
         )
 
 
+def test_padding_mask_uses_the_given_pad_id():
+    """With pad_id = 1, is token 0 a real token and 1 the padding?"""
+    tokens = torch.tensor([[0, 4, 1, 1]])
+    got = padding_mask(tokens, pad_id=1).reshape(-1).tolist()
+    expected = [True, True, False, False]
+    hint = None
+    if got == [False, True, True, True]:
+        hint = ("that mask marks the 0s: compare the tokens with pad_id, not with 0",
+                "esa máscara marca los 0: compara los tokens con pad_id, no con 0")
+    assert got == expected, _say(
+        f"tokens = [[0, 4, 1, 1]] with pad_id = 1, so the mask must be {expected} (0 is a real token here), got {got}",
+        f"tokens = [[0, 4, 1, 1]] con pad_id = 1, así que la máscara debe ser {expected} (aquí 0 es un token real), "
+        f"pero es {got}",
+        hint,
+    )
+
+
 def test_target_mask_combines_padding_and_causality():
     """Does target_mask give (B, 1, T, T) = padding AND causal?"""
     tokens = torch.tensor([[4, 9, 0]])
