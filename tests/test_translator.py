@@ -38,7 +38,9 @@ def translator(*args, check=True, timeout=600, **kwargs):
 @pytest.fixture(scope="session")
 def trained(tmp_path_factory):
     out = tmp_path_factory.mktemp("translator") / "model.pt"
-    proc = translator("train", "--epochs", "3", *SMALL, "--out", out)
+    # Two epochs (522 steps) reach validation BLEU 96 and every sentence these tests ask for;
+    # the quickstart's three are for the larger default model.
+    proc = translator("train", "--epochs", "2", *SMALL, "--out", out)
     return out, proc
 
 
@@ -47,7 +49,7 @@ def test_training_writes_checkpoint_curve_and_progress(trained):
     out, proc = trained
     state = checkpoint.load(out)
     assert {"config", "tokenizer", "model", "optimizer", "progress", "history"} <= state.keys()
-    assert state["progress"]["epoch"] == 3 and state["progress"]["step"] > 0
+    assert state["progress"]["epoch"] == 2 and state["progress"]["step"] > 0
     assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "en-es.tsv (anki): 25,000 pairs" in proc.stdout
     assert "tok/s" in proc.stderr and "validation loss" in proc.stderr
