@@ -25,7 +25,7 @@ def test_tensor_checks_kind_shape_and_dtype_in_both_languages():
     assert failure(checks.tensor, x, "out", (3, 2)).en.startswith(
         "out: expected shape (3, 2), got (2, 3)\nLikely mistake: ")
     assert failure(checks.tensor, x, "out", dtype=torch.float64).en.startswith(
-        "out: expected dtype float64, got float32\nLikely mistake: a new tensor made in the default dtype (float32)")
+        "out: expected dtype float64, got float32\nLikely mistake: a tensor in float32 where the input's float64")
     assert failure(checks.tensor, Unsupported("Generator"), "out").en == "out: expected a tensor, got Generator"
 
 
@@ -239,3 +239,14 @@ def test_a_wrong_dtype_says_where_it_usually_comes_from():
     assert f.en == "mask: expected dtype float32, got bool"  # no guess
     f = failure(checks.tensor, torch.ones(2), "mask", (2,), torch.bool)
     assert "Likely mistake: a mask must stay boolean" in f.en and "Error probable: " in f.es
+
+
+def test_right_values_in_the_wrong_dtype_name_no_other_mistake():
+    """When only the dtype is wrong, does the failure say so rather than name a mistake whose
+    output is as close to the values as the right one?"""
+    expected = torch.tensor([1.0, 2.0])
+    near = Mistake("eps outside the square root", "eps fuera de la raíz", output=lambda: expected + 1e-7)
+    f = failure(checks.close, expected.double(), expected, "y", mistakes=[near])
+    assert "expected dtype float32, got float64" in f.en and "eps outside" not in f.en and not f.named
+    f = failure(checks.close, expected + 1e-7, expected.double(), "y", mistakes=[near])
+    assert "float32 where the input's float64 belongs" in f.en

@@ -243,28 +243,35 @@ def test_run_autograder_limits_fail_only_the_tests_that_hit_them(gradescope_root
     assert all(t["score"] == t["max_score"] for t in a1 if t not in hit)
 
 
-def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_root):
-    """Does a notebook upload (solved, released untouched, with one exercise left undone,
-    or solved beside the release's untouched module stubs) get exactly the per-test
-    scores of the same code handed in as modules?"""
-    def scores(data):
-        return {t["name"]: t["score"] for t in data["tests"]}
+def _scores(data):
+    return {t["name"]: t["score"] for t in data["tests"]}
 
-    names = {a: f"{a}.ipynb" for a in ONLY}
-    solved, text, proc = run_autograder(gradescope_root, {names[a]: course_notebook(a) for a in ONLY})
+
+NOTEBOOKS = {a: f"{a}.ipynb" for a in ONLY}
+
+
+def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_root):
+    """Does a notebook upload (solved, or solved beside the release's untouched module
+    stubs) get exactly the per-test scores of the same code handed in as modules?"""
+    solved, text, proc = run_autograder(gradescope_root, {NOTEBOOKS[a]: course_notebook(a) for a in ONLY})
     assert gradescope_spec.problems(text) == [], proc.stdout + proc.stderr
     modules, _, _ = run_autograder(gradescope_root, _modules(SOLUTIONS))
-    assert scores(solved) == scores(modules) and solved["score"] == solved["extra_data"]["max_score"] > 0
+    assert _scores(solved) == _scores(modules) and solved["score"] == solved["extra_data"]["max_score"] > 0
 
     # the whole student repository: the release's untouched stubs beside the solved notebooks
     repository = {f"assignments/{rel}": data for rel, data in _modules(ASSIGNMENTS).items()}
-    repository.update({f"notebooks/{a}/{names[a]}": course_notebook(a) for a in ONLY})
+    repository.update({f"notebooks/{a}/{NOTEBOOKS[a]}": course_notebook(a) for a in ONLY})
     whole, _, _ = run_autograder(gradescope_root, repository)
-    assert scores(whole) == scores(modules), whole["output"]
+    assert _scores(whole) == _scores(modules), whole["output"]
 
-    released, _, _ = run_autograder(gradescope_root, {names[a]: course_notebook(a, solved=False) for a in ONLY})
+
+@pytest.mark.full_only
+def test_run_autograder_grades_released_and_half_done_notebooks_like_their_modules(gradescope_root):
+    """Does a notebook released untouched score as the module stubs do (0), and one with an
+    exercise left undone as the same code in module form?"""
+    released, _, _ = run_autograder(gradescope_root, {NOTEBOOKS[a]: course_notebook(a, solved=False) for a in ONLY})
     stubs, _, _ = run_autograder(gradescope_root, _modules(ASSIGNMENTS, flat=True))
-    assert scores(released) == scores(stubs) and released["score"] == 0
+    assert _scores(released) == _scores(stubs) and released["score"] == 0
 
     # a1 solved but target_mask left as released; in module form: the same stub in masks.py
     masks_stub = (ASSIGNMENTS / "a1_attention" / "masks.py").read_text(encoding="utf-8")
@@ -278,7 +285,7 @@ def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_ro
     done = next(part for part in solved_masks.split("\n\n\n") if part.startswith("def target_mask"))
     half_files["a1_attention/masks.py"] = solved_masks.replace(done, undone).encode()
     half_mod, _, _ = run_autograder(gradescope_root, half_files)
-    assert scores(half_nb) == scores(half_mod)
+    assert _scores(half_nb) == _scores(half_mod)
     assert 0 < half_nb["score"] < sum(t["max_score"] for t in half_nb["tests"])
 
 

@@ -4,6 +4,7 @@ sandbox; the kernel's run makes the outputs and feedback): the static scan
 
 import hashlib
 import json
+import shutil
 
 import pytest
 from test_nbgrader_loop import LANG, SEED, TRACEBACK_LINE, _cli
@@ -17,6 +18,8 @@ from autograder.notebooks import scan as notebook_scan
 from autograder.notebooks.scan import Finding, refusal, scan_notebook, scan_source, trusted_sources
 from autograder.stubs import code_lines, distinctive_solution_lines
 from helpers import SOLUTIONS
+
+pytestmark = pytest.mark.xdist_group("tampering")  # the course is built once, on one worker
 
 INSTALL_TRANSFORMER = "get_ipython().input_transformers_cleanup.append(lambda lines: ['pass\\n'])"
 
@@ -157,12 +160,20 @@ def _tree(folder):
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def _a1_course(tmp_path):
-    """A course built with the real nbgrader CLI, and a1's notebook: (course folder, the
-    assignment, the notebook's file name, the source notebook, the released one)."""
-    course_dir = tmp_path / "course"
+@pytest.fixture(scope="module")
+def built_course(tmp_path_factory):
+    """A course built once with the real nbgrader CLI (about 20 s); each test grades in a copy."""
+    course_dir = tmp_path_factory.mktemp("tampering") / "course"
     built = _cli("nbgrader", "build", "--course", str(course_dir), "--lang", LANG)
     assert built.returncode == 0, built.stdout + built.stderr
+    return course_dir
+
+
+def _a1_course(tmp_path, built_course):
+    """A copy of the built course, and a1's notebook: (course folder, the assignment, the
+    notebook's file name, the source notebook, the released one)."""
+    course_dir = tmp_path / "course"
+    shutil.copytree(built_course, course_dir)
     a = course.get("a1_attention")
     name = sources.notebook_name(a)
     source = json.loads((course_dir / "source" / a.name / name).read_text(encoding="utf-8"))
@@ -170,7 +181,7 @@ def _a1_course(tmp_path):
     return course_dir, a, name, source, released
 
 
-def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
+def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path, built_course):
     """With the real nbgrader CLI, does a1_attention's notebook whose first cell installs an
     input transformer (every later cell becomes `pass`), with no implementation, score 0 with
     a bilingual "refused" line, note and feedback, while a package handed in beside the
@@ -179,7 +190,7 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path):
     Before the refusal was wired in, when the kernel still graded, the same run graded the
     transformer notebook 15 / 15 and the release with a grader module beside it (one that
     passes everything, importable from the kernel's folder) 4 / 15."""
-    course_dir, a, name, source, released = _a1_course(tmp_path)
+    course_dir, a, name, source, released = _a1_course(tmp_path, built_course)
     tamper = json.loads(json.dumps(released))
     tamper["cells"].insert(0, {"cell_type": "code", "execution_count": None, "id": "first", "metadata": {},
                                "outputs": [], "source": INSTALL_TRANSFORMER})
@@ -272,11 +283,12 @@ TRICKS = [
 ]
 
 
-# The fast tier's tricks: those with assertions of their own, and the gradebook rewrite.
-FAST_TRICKS = ("gradebook", "loop", "stubborn_loop", "print_grader")
+# The fast tier's tricks: the gradebook rewrite, and the loop that ignores interrupts (the
+# plain loop and the printed grader have assertions of their own in the full tier).
+FAST_TRICKS = ("gradebook", "stubborn_loop")
 
 
-def test_tampering_notebooks_gain_nothing(tmp_path):
+def test_tampering_notebooks_gain_nothing(tmp_path, built_course):
     """With the real nbgrader CLI, does each tampering notebook (a patched torch.allclose, a
     silenced excepthook, results equal to anything, a cell that sets every grade in the
     gradebook to 99, os._exit, an endless loop, one that ignores interrupts, the reference
@@ -287,7 +299,7 @@ def test_tampering_notebooks_gain_nothing(tmp_path):
 
     tricks = [t for t in TRICKS if helpers.FULL or t[0] in FAST_TRICKS]
 
-    course_dir, a, name, source, released = _a1_course(tmp_path)
+    course_dir, a, name, source, released = _a1_course(tmp_path, built_course)
     by_id = {c["metadata"]["nbgrader"]["grade_id"]: c for c in source["cells"]}
     honest = json.loads(json.dumps(released))
     for cell in honest["cells"]:  # the masks solved, the attention left undone
@@ -322,14 +334,16 @@ def test_tampering_notebooks_gain_nothing(tmp_path):
         assert scores[student] <= scores["honest"], (student, scores)
     # A cell that outlasts --cell-timeout and ignores the interrupt holds up nobody else: that
     # notebook is shown without running it, and graded in the sandbox like the others.
-    assert scores["stubborn_loop"] == scores["honest"] and scores["loop"] == scores["honest"]
+    assert scores["stubborn_loop"] == scores["honest"]
     assert f"{a.name}  stubborn_loop: the notebook did not finish in nbgrader's kernel" in proc.stdout
     notes = {r["student_id"]: r["note"] for r in nbgrader_autograde.read_grades(course_dir / "grades.csv")
              if r["assignment"] == a.name}
     assert "did not finish in nbgrader's kernel" in notes["stubborn_loop"] and "no terminó" in notes["stubborn_loop"]
-    assert notes["loop"] == notes["honest"] == ""
-    # The kernel did print the grader; the feedback lost that output.
-    assert f"{a.name}  print_grader: outputs that quoted hidden course material were removed" in proc.stdout
+    assert notes["honest"] == ""
+    if "loop" in submissions:  # interrupted in time: graded like its honest twin, with nothing to note
+        assert scores["loop"] == scores["honest"] and notes["loop"] == ""
+    if "print_grader" in submissions:  # the kernel did print the grader; the feedback lost that output
+        assert f"{a.name}  print_grader: outputs that quoted hidden course material were removed" in proc.stdout
     hidden = sandboxed.hidden_lines()
     for student in submissions:
         page = course_dir / "feedback" / student / a.name / name.replace(".ipynb", ".html")

@@ -312,11 +312,11 @@ def explain_dtype(actual: torch.dtype, expected: torch.dtype) -> Found:
                 "una máscara debe seguir siendo booleana: las comparaciones (==, !=, <) y torch.ones(..., "
                 "dtype=torch.bool) ya dan bool; quita la conversión .float(), .int() o .long()")
     if expected.is_floating_point and actual.is_floating_point:
-        name = str(actual).removeprefix("torch.")
-        return (f"a new tensor made in the default dtype ({name}) instead of the input's: create it with "
-                "dtype=x.dtype (or torch.*_like(x)), and keep parameters in the dtype the module is given",
-                f"un tensor nuevo creado con el dtype por defecto ({name}) en lugar del de la entrada: créalo con "
-                "dtype=x.dtype (o torch.*_like(x)), y deja los parámetros en el dtype que recibe el módulo")
+        got, want = (str(t).removeprefix("torch.") for t in (actual, expected))
+        return (f"a tensor in {got} where the input's {want} belongs: create new tensors with dtype=x.dtype (or "
+                "torch.*_like(x)), and parameters without a dtype of their own (module.to(...) sets it)",
+                f"un tensor en {got} donde corresponde el {want} de la entrada: crea los tensores nuevos con "
+                "dtype=x.dtype (o torch.*_like(x)), y los parámetros sin un dtype propio (module.to(...) lo fija)")
     if expected in (torch.long, torch.int64) and actual.is_floating_point:
         return ("token ids must be integers (torch.long): build them with dtype=torch.long, and do not divide ids "
                 "with / (use //)",
