@@ -153,6 +153,14 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
 )
 
 
+# A ValueError or AssertionError raised in the student's own __init__: the graders build
+# every module with arguments the exercise documents as valid, so the student's check is wrong.
+REFUSED_VALID_ARGUMENTS = (
+    "the constructor refused arguments that are valid (the exercise's own example values): check the condition "
+    "of your own check, e.g. d_model % num_heads != 0, not num_heads % d_model",
+    "el constructor rechazó argumentos válidos (los valores de ejemplo del propio ejercicio): revisa la condición "
+    "de tu comprobación, p. ej. d_model % num_heads != 0, no num_heads % d_model")
+
 def explain(kind: str, message: str, quote: bool = True) -> tuple[str, str] | None:
     """The usual cause of an error of type ``kind`` with ``message``, or None; ``quote``:
     whether the explanation may cite the message (False where the feedback withholds it)."""

@@ -33,7 +33,7 @@ from ..sandbox.process import STARTUP_TIMEOUT, ScratchWorker, StudentFailure
 from ..sandbox.scratch import SubmissionRefused, read_modules, refuse_shadowing
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from ..stubs import given_modules
-from . import checks, forbidden
+from . import checks, forbidden, known_errors
 from .checks import CheckFailure
 from .redaction import Redaction, is_not_implemented, own_sources, text
 
@@ -228,11 +228,7 @@ class Student:
             )
         known = error.get("known")
         if known is None and kind in ("ValueError", "AssertionError") and where.endswith(" in __init__"):
-            # The graders build every module with arguments the exercise documents as valid.
-            known = ("the constructor refused arguments that are valid (the exercise's own example values): check "
-                     "the condition of your own check, e.g. d_model % num_heads != 0, not num_heads % d_model",
-                     "el constructor rechazó argumentos válidos (los valores de ejemplo del propio ejercicio): revisa "
-                     "la condición de tu comprobación, p. ej. d_model % num_heads != 0, no num_heads % d_model")
+            known = known_errors.REFUSED_VALID_ARGUMENTS
         if self.redaction.beside_reference and not message:
             return CheckFailure(
                 f"{target} raised {kind}{at}; its message is not shown because reference code runs beside "
