@@ -177,9 +177,12 @@ def _raised(code) -> tuple[str, str]:
     (lambda: torch.tensor(["<sos>", 1]), "built from strings"),
     (lambda: torch.tensor([1, "<sos>"]), "built from strings"),
     (lambda: torch.ones(2) & torch.ones(2), "masks must be boolean"),
+    (lambda: torch.nn.Dropout(0.1)((torch.ones(2), None)), "a tuple used as a tensor"),
+    (lambda: torch.ones(2) + (torch.ones(2), None), "a tuple used as a tensor"),
 ], ids=["broadcast", "ce-3d", "ce-lengths", "view-size", "view-float", "reshape-float", "range-float", "cat", "dim",
         "tensor-index", "list-index", "other-typeerror", "unpack", "tuple-attribute", "tuple-operand", "expand",
-        "cat-dims", "multinomial-zero", "multinomial-negative", "str-first", "str-later", "float-and"])
+        "cat-dims", "multinomial-zero", "multinomial-negative", "str-first", "str-later", "float-and",
+        "tuple-argument", "tensor-plus-tuple"])
 def test_known_errors_match_the_messages_torch_gives_today(code, phrase):
     """Does each well-known error, raised for real by this torch and Python, get its usual
     cause (and an unrelated TypeError none)?"""

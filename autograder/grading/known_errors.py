@@ -148,6 +148,10 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      *_TUPLE),
     ("TypeError", "can only concatenate tuple",
      *_TUPLE),
+    ("TypeError", "must be Tensor, not tuple",
+     *_TUPLE),
+    ("TypeError", "and 'tuple'",
+     *_TUPLE),
     ("TypeError", "'tuple' and",
      *_TUPLE),
 )
