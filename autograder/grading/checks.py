@@ -246,15 +246,14 @@ def parameter_count(report: dict, expected: int, what: str, shapes: Iterable[tup
     """A ``student.module`` report counts ``expected`` parameters; ``shapes``, the shapes
     of the expected parameters, lets a failure say which ones are missing or extra."""
     got = report.get("num_parameters")
+    if got == expected:
+        return
     shown = fmt(got, ",", "es") if isinstance(got, int) else got
-    try:
-        expect(got == expected, f"{what} has {got:,} parameters, expected {expected:,}" if isinstance(got, int)
-               else f"{what} has {got} parameters, expected {expected:,}",
-               f"{what} tiene {shown} parámetros, se esperaban {fmt(expected, ',', 'es')}")
-    except CheckFailure as failure:
-        found = report.get("parameters", {})
-        raise failure.shaped(_parameter_shapes([tuple(p["value"].shape) for p in found.values()], list(shapes))
-                             if shapes else None) from None
+    found = [tuple(p["value"].shape) for p in report.get("parameters", {}).values()]
+    raise CheckFailure(f"{what} has {got:,} parameters, expected {expected:,}" if isinstance(got, int)
+                       else f"{what} has {got} parameters, expected {expected:,}",
+                       f"{what} tiene {shown} parámetros, se esperaban {fmt(expected, ',', 'es')}",
+                       ).shaped(_parameter_shapes(found, list(shapes)) if shapes else None)
 
 
 def _parameter_shapes(got: list[tuple[int, ...]], want: list[tuple[int, ...]]) -> tuple[str, str] | None:
