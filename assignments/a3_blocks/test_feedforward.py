@@ -144,6 +144,18 @@ def test_dropout_acts_on_the_hidden_layer_in_training_only():
         "in training mode with dropout 0.5 the output equals the block without dropout: apply self.dropout to the "
         "hidden layer (after the ReLU) and use its result / en modo entrenamiento con dropout 0.5 la salida es la "
         "del bloque sin dropout: aplica self.dropout a la capa oculta (tras la ReLU) y usa su resultado")
+    # An input of zeros: dropout on the input changes nothing, dropout on the hidden layer
+    # (relu(bias) = 1 everywhere) gives each position its own mask, so positions differ.
+    with torch.no_grad():
+        ff.linear1.bias.fill_(1.0)
+    ff.train()
+    same = ff(torch.zeros(1, 20, 8))
+    assert not torch.allclose(same, same[:, :1].expand_as(same)), (
+        "with an input of zeros and dropout 0.5 in training mode, all 20 positions give the same output, so "
+        "dropout never reaches the hidden units: it belongs after the ReLU, on relu(linear1(x)), not on the input "
+        "x / con una entrada de ceros y dropout 0.5 en modo entrenamiento, las 20 posiciones dan la misma salida, "
+        "así que el dropout nunca llega a las unidades ocultas: va tras la ReLU, sobre relu(linear1(x)), no sobre "
+        "la entrada x")
     zeros = (trained == 0).double().mean().item()
     assert zeros < 0.05, (
         f"{zeros:.0%} of the outputs are exactly 0 in training mode: dropout acts on the output of linear2; it "

@@ -49,6 +49,13 @@ def test_max_len_truncates_and_keeps_eos():
         f"Con max_len=3, el origen de dataset[0] ('i am tom') es {src.tolist()}, se esperaba [4, 5, 6]: el origen "
         "conserva sus primeros max_len ids (no tiene <sos>/<eos> a los que hacer sitio)."
     )
+    long_src = TranslationDataset(PAIRS, Vocab(SRC_WORDS), Vocab(TGT_WORDS), 2)[0][0].tolist()
+    assert long_src == [4, 5], (
+        f"With max_len=2, dataset[0] source ('i am tom', ids [4, 5, 6]) is {long_src}, expected [4, 5]: a source "
+        "longer than max_len is cut to its first max_len ids too, not only the target. / "
+        f"Con max_len=2, el origen de dataset[0] ('i am tom', ids [4, 5, 6]) es {long_src}, se esperaba [4, 5]: un "
+        "origen más largo que max_len también se recorta a sus primeros max_len ids, no solo el destino."
+    )
     got = tgt.tolist()
     if got == [1, 4, 5, 2]:
         hint = ("It was not cut: max_len counts <sos> and <eos> too.",

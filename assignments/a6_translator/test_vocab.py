@@ -154,13 +154,16 @@ def test_encode_and_decode():
         "decode también debe aceptar un tensor 1-D (conviértelo antes en una lista de ints)."))
 
 
-def test_decode_rejects_ids_outside_the_vocabulary():
-    """Does an id past the end raise IndexError?"""
+@pytest.mark.parametrize("bad", [9, -1])
+def test_decode_rejects_ids_outside_the_vocabulary(bad):
+    """Do an id past the end and a negative id raise IndexError?"""
     try:
-        Vocab.build(CORPUS).decode([4, 9])
+        Vocab.build(CORPUS).decode([4, bad])
     except IndexError:
         return
-    pytest.fail("Vocab.build(CORPUS).decode([4, 9]) did not raise IndexError: that vocabulary has 9 ids (0..8), so "
-                "9 is outside it. / "
-                "Vocab.build(CORPUS).decode([4, 9]) no lanzó IndexError: ese vocabulario tiene 9 ids (0..8), así que "
-                "9 queda fuera.")
+    pytest.fail(f"Vocab.build(CORPUS).decode([4, {bad}]) did not raise IndexError: that vocabulary has 9 ids (0..8), "
+                f"so {bad} is outside it (a negative index would silently read itos from the end: check both "
+                "bounds, 0 <= i < len(itos)). / "
+                f"Vocab.build(CORPUS).decode([4, {bad}]) no lanzó IndexError: ese vocabulario tiene 9 ids (0..8), así "
+                f"que {bad} queda fuera (un índice negativo leería itos desde el final sin avisar: comprueba los dos "
+                "límites, 0 <= i < len(itos)).")

@@ -116,6 +116,31 @@ def inverted_dropout(got: torch.Tensor, want: torch.Tensor, p: float, atol) -> b
     return bool((dropped | kept).all()) and bool(dropped.any()) and bool(kept.any())
 
 
+def dropout_rate(got: torch.Tensor, want: torch.Tensor, atol) -> float | None:
+    """The probability ``q`` of the inverted dropout that turns ``want`` into ``got`` (each
+    value dropped, or kept and scaled by one common 1/(1 - q)), or None when no single
+    rate explains ``got``; a student's dropout that ignores its argument shows here as the
+    rate it hard-codes."""
+    dropped = got.abs() <= atol
+    kept = ~dropped & (want.abs() > 1e-6)
+    if not bool(kept.any()) or not bool(dropped.any()):
+        return None
+    scale = (got[kept].double() / want[kept].double()).median().item()
+    if not scale > 1 or not inverted_dropout(got, want, 1 - 1 / scale, atol):
+        return None
+    return 1 - 1 / scale
+
+
+def wrong_dropout_rate(q: float | None, p: float) -> Mistake | None:
+    """The mistake of a dropout that acts at rate ``q`` when the module was given ``p``."""
+    if q is None or abs(q - p) <= 1e-3:
+        return None
+    return Mistake(f"dropout acts with p = {q:.3g}, not with the dropout={p:g} given to __init__: pass the argument on "
+                   "(nn.Dropout(dropout)) instead of a fixed rate",
+                   f"el dropout actúa con p = {fmt(q, '.3g', 'es')}, no con el dropout={fmt(p, 'g', 'es')} dado a "
+                   "__init__: pasa el argumento (nn.Dropout(dropout)) en lugar de una tasa fija")
+
+
 def fmt(x, spec: str = "", lang: str = "en") -> str:
     """``x`` formatted by ``spec`` in ``lang``: Spanish writes a decimal comma and groups
     thousands with a space (1 234 567,5); English writes 1,234,567.5."""
@@ -132,9 +157,11 @@ def _allclose(actual, expected, atol: float, rtol: float) -> bool:
                       <= atol + rtol * expected.double().abs()).all()))
 
 
-def expect(condition: bool, en: str, es: str) -> None:
+def expect(condition: bool, en: str, es: str, mistake: Mistake | None = None) -> None:
+    """A CheckFailure saying ``en``/``es`` (and naming ``mistake``, when given) unless ``condition``."""
     if not condition:
-        raise CheckFailure(en, es)
+        failure = CheckFailure(en, es)
+        raise failure.naming(mistake) if mistake else failure
 
 
 def _kind(value) -> str:
@@ -188,15 +215,22 @@ def close(actual, expected: torch.Tensor, what: str, atol: float = 1e-5, rtol: f
     try:
         _close(actual, expected, what, atol, rtol)
     except CheckFailure as failure:
-        if isinstance(actual, torch.Tensor) and actual.dtype != expected.dtype and _allclose(actual, expected, atol,
-                                                                                           rtol):
-            raise failure from None  # the values are right: only the dtype is wrong, as the failure says
+        if only_dtype_wrong(actual, expected, atol, rtol):
+            raise failure from None
         found = recognise(actual, mistakes, lambda a, m: _allclose(a, m, atol, rtol))
         if found:
             raise failure.naming(found) from None
         # A value-based diagnosis, when there is one, says more than the shape check's own.
         raise failure.shaped((localise and localise()) or shapes.explain(actual, expected, hints),
                              replace=True) from None
+
+
+def only_dtype_wrong(actual, expected: torch.Tensor, atol: float, rtol: float) -> bool:
+    """Whether ``actual`` has the right values in the wrong dtype: its failure then says so
+    (``differences.explain_dtype``), and no recogniser may name a mistake in the values,
+    since at the tolerance of the check a value-level mistake can look the same."""
+    return (isinstance(actual, torch.Tensor) and actual.dtype != expected.dtype
+            and actual.shape == expected.shape and _allclose(actual, expected, atol, rtol))
 
 
 def _close(actual, expected: torch.Tensor, what: str, atol: float, rtol: float) -> None:

@@ -25,6 +25,10 @@ _STRINGS = ("a tensor built from strings: turn every token into its id first (th
             "not the string '<sos>')",
             "un tensor construido con cadenas: convierte antes cada token en su id (también los especiales: el id "
             "de <sos>, no la cadena '<sos>')")
+_SCALAR = ("a tensor of several values used as one number (.item(), int(), float() or an if): index it first, or "
+           "keep the computation in tensor operations",
+           "un tensor de varios valores usado como un número (.item(), int(), float() o un if): indéxalo antes, o "
+           "sigue con operaciones de tensores")
 
 # (exception type or None for any, phrase of the message, English, Spanish), first match wins.
 KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
@@ -91,6 +95,8 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "length where the queries' was used, d_model against num_heads * d_k)",
      "un view/reshape a tamaños cuyo producto no es el número de elementos del tensor: revisa cada tamaño (la "
      "longitud de las claves donde se usó la de las consultas, d_model frente a num_heads * d_k)"),
+    ("TypeError", "tuple of ints, not float",
+     *_FLOAT_SIZE),
     ("TypeError", "tuple of ints,but got float",
      *_FLOAT_SIZE),
     (None, "but found element of type float",
@@ -154,6 +160,114 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      *_TUPLE),
     ("TypeError", "'tuple' and",
      *_TUPLE),
+    (None, "'NoneType' object",
+     "a value is None where a result was expected: a function without a return (or a return inside an if or a "
+     "loop that did not run), or the result of a list method that works in place (.sort(), .append(), "
+     ".reverse() return None)",
+     "un valor es None donde se esperaba un resultado: una función sin return (o con el return dentro de un if o "
+     "de un bucle que no se ejecutó), o el resultado de un método de lista que trabaja in situ (.sort(), "
+     ".append(), .reverse() devuelven None)"),
+    ("TypeError", "object is not callable",
+     "something that is not a function is called: a name that held a function or module now holds a tensor or a "
+     "number (e.g. self.dropout = 0.1 replaced the nn.Dropout module), or a call's parentheses are misplaced",
+     "se llama a algo que no es una función: un nombre que tenía una función o un módulo ahora tiene un tensor o "
+     "un número (p. ej. self.dropout = 0.1 sustituyó al módulo nn.Dropout), o los paréntesis de una llamada están "
+     "mal puestos"),
+    ("TypeError", "required positional argument",
+     "a function or method called with fewer arguments than it takes: compare the call with its signature (keep "
+     "the stub's signatures as they are)",
+     "una función o método llamado con menos argumentos de los que recibe: compara la llamada con su firma "
+     "(conserva las firmas del esqueleto tal cual)"),
+    ("TypeError", "positional argument",
+     "a function or method called with more arguments than it takes: compare the call with its signature (keep "
+     "the stub's signatures as they are; self counts as one)",
+     "una función o método llamado con más argumentos de los que recibe: compara la llamada con su firma "
+     "(conserva las firmas del esqueleto tal cual; self cuenta como uno)"),
+    ("TypeError", "unexpected keyword argument",
+     "a keyword argument that the function does not take: check its name against the signature (keep the stub's "
+     "signatures and names as they are)",
+     "un argumento con nombre que la función no recibe: comprueba su nombre con la firma (conserva las firmas y "
+     "los nombres del esqueleto tal cual)"),
+    ("TypeError", "unsupported operand type",
+     "an operator (+, -, *, /, @) between values that do not support it: check the type of each operand (a list, "
+     "None or a module where a tensor belongs)",
+     "un operador (+, -, *, /, @) entre valores que no lo admiten: revisa el tipo de cada operando (una lista, "
+     "None o un módulo donde va un tensor)"),
+    ("TypeError", "invalid combination of arguments",
+     "a torch function got arguments of the wrong kinds: a list or a float where it takes a tensor or an int, or a "
+     "keyword it does not know; check the call against the function's documentation",
+     "una función de torch recibió argumentos de tipos equivocados: una lista o un float donde va un tensor o un "
+     "int, o un nombre de argumento que no conoce; compara la llamada con la documentación de la función"),
+    ("AttributeError", "has no attribute",
+     "an attribute that does not exist: a typo in its name, an attribute created in __init__ under another name "
+     "(keep the stub's names), or a method of another type (a tensor has .size() and .dim(), a list .append())",
+     "un atributo que no existe: una errata en su nombre, un atributo creado en __init__ con otro nombre (conserva "
+     "los nombres del esqueleto), o un método de otro tipo (un tensor tiene .size() y .dim(), una lista .append())"),
+    ("NameError", "is not defined",
+     "a name used before it is defined: a typo, a variable of another function or cell, or an import missing at "
+     "the top of the module",
+     "un nombre usado antes de definirse: una errata, una variable de otra función o celda, o un import que falta "
+     "al principio del módulo"),
+    ("ZeroDivisionError", "by zero",
+     "a division by zero: a count or a length that can be 0 (an empty batch, a sentence without tokens, no real "
+     "tokens under the mask)",
+     "una división por cero: una cuenta o una longitud que puede ser 0 (un lote vacío, una frase sin tokens, "
+     "ningún token real bajo la máscara)"),
+    ("RecursionError", "maximum recursion depth",
+     "a function that calls itself without end: e.g. a forward that calls self(...) or self.forward(...) instead "
+     "of its sub-modules",
+     "una función que se llama a sí misma sin fin: p. ej. un forward que llama a self(...) o a self.forward(...) "
+     "en lugar de a sus submódulos"),
+    ("RuntimeError", "selected index k out of range",
+     "topk asked for more values than the axis holds: k must be at most that axis' size (min(k, V)), and the axis "
+     "must be the one meant (dim=-1)",
+     "topk pidió más valores de los que tiene el eje: k debe ser como mucho el tamaño de ese eje (min(k, V)), y el "
+     "eje debe ser el que toca (dim=-1)"),
+    ("RuntimeError", "grad can be implicitly created only for scalar outputs",
+     "backward() on a tensor of several values: reduce the loss to one number (its mean over the real tokens) "
+     "before loss.backward()",
+     "backward() sobre un tensor de varios valores: reduce la pérdida a un número (su media sobre los tokens "
+     "reales) antes de loss.backward()"),
+    ("RuntimeError", "backward through the graph a second time",
+     "backward through the same graph twice: a tensor kept from an earlier step is reused (keep losses with "
+     ".item(), not as tensors; compute each step's loss afresh)",
+     "backward dos veces por el mismo grafo: se reutiliza un tensor guardado de un paso anterior (guarda las "
+     "pérdidas con .item(), no como tensores; calcula la pérdida de cada paso de nuevo)"),
+    (None, "could not infer output dtype",
+     "a mean of an integer or boolean tensor: convert it to float first (.float())",
+     "una media de un tensor entero o booleano: conviértelo antes a float (.float())"),
+    (None, "only supports boolean masks",
+     "masked_fill needs a boolean mask: a comparison (tokens == pad_id) gives one; drop the .float() or .int()",
+     "masked_fill necesita una máscara booleana: una comparación (tokens == pad_id) la da; quita el .float() o el "
+     ".int()"),
+    (None, "Expected dtype int",
+     "gather, scatter and indexing need int64 (torch.long) indices: build them with dtype=torch.long",
+     "gather, scatter y la indexación necesitan índices int64 (torch.long): créalos con dtype=torch.long"),
+    (None, "Index tensor must have the same number of dimensions",
+     "gather or scatter with an index of another number of axes than the input: add the missing axis (e.g. "
+     "index.unsqueeze(-1) for a (B,) index)",
+     "gather o scatter con un índice de otro número de ejes que la entrada: añade el eje que falta (p. ej. "
+     "index.unsqueeze(-1) para un índice (B,))"),
+    (None, "cannot be converted to Scalar",
+     *_SCALAR),
+    ("TypeError", "can only concatenate",
+     "+ between a list or a string and another kind of value: join tensors with torch.cat, lists with list + list, "
+     "and turn ids into a list (or a tensor) before adding them",
+     "+ entre una lista o una cadena y otro tipo de valor: une tensores con torch.cat, listas con lista + lista, y "
+     "convierte los ids en lista (o en tensor) antes de sumarlos"),
+    (None, "converted to Python scalars",
+     *_SCALAR),
+    (None, "too many indices for tensor",
+     "more indices than the tensor has axes: it has fewer axes than assumed (print its .shape)",
+     "más índices que ejes tiene el tensor: tiene menos ejes de los supuestos (imprime su .shape)"),
+    (None, "cannot assign module before Module.__init__() call",
+     "super().__init__() must be the first line of __init__, before any sub-module is assigned",
+     "super().__init__() debe ser la primera línea de __init__, antes de asignar ningún submódulo"),
+    (None, "as parameter",
+     "a parameter replaced by a plain tensor: assign nn.Parameter(...), or change its values in place under "
+     "torch.no_grad()",
+     "un parámetro sustituido por un tensor normal: asigna nn.Parameter(...), o cambia sus valores in situ dentro "
+     "de torch.no_grad()"),
 )
 
 

@@ -199,10 +199,10 @@ def _offset(a, e, hints):
         if not _same(d, k * t):
             continue
         if abs(k - 1) <= 1e-3:
-            return (f"the output is the expected one plus {name} once more: {name} is added twice "
-                    "(a residual or a bias counted twice)",
-                    f"la salida es la esperada más {name} otra vez: {name} se suma dos veces "
-                    "(una conexión residual o un sesgo contado dos veces)")
+            return (f"the output is the expected one plus {name}: {name} is added where it does not belong, or "
+                    "twice (a residual connection or a bias counted once too often)",
+                    f"la salida es la esperada más {name}: {name} se suma donde no corresponde, o dos veces "
+                    "(una conexión residual o un sesgo contado una vez de más)")
         if abs(k + 1) <= 1e-3:
             return (f"the output is the expected one minus {name}: {name} is never added (a missing residual "
                     "connection or bias)",

@@ -170,3 +170,31 @@ def test_decoder_layer_reads_memory_only_where_src_mask_allows():
         f"changing memory at positions 4-5, which src_mask hides, changed the output by {changed_hidden:.2g}: pass "
         "src_mask to cross_attn / cambiar memory en las posiciones 4-5, ocultas por src_mask, cambió la salida "
         f"en {changed_hidden:.2g}: pasa src_mask a cross_attn")
+
+
+def test_dropout_spares_the_residual_stream():
+    """With sub-layers whose outputs are zero, does training mode (dropout 0.5) give exactly
+    the eval-mode output, so that dropout acts on the sub-layer outputs only?"""
+    torch.manual_seed(0)
+    x, memory = torch.randn(2, 5, 16), torch.randn(2, 6, 16)
+    for cls in (EncoderLayer, DecoderLayer):
+        for norm_first in (False, True):
+            layer = cls(16, 2, 32, dropout=0.5, norm_first=norm_first)
+            silenced = [layer.self_attn.w_o, layer.ff.linear2] + ([layer.cross_attn.w_o] if cls is DecoderLayer else [])
+            with torch.no_grad():
+                for linear in silenced:  # each sub-layer now adds exactly 0 to the stream
+                    linear.weight.zero_()
+                    linear.bias.zero_()
+            args = (x,) if cls is EncoderLayer else (x, memory)
+            evaluated = layer.eval()(*args)
+            trained = layer.train()(*args)
+            name = f"{cls.__name__}(16, 2, 32, dropout=0.5, norm_first={norm_first})"
+            assert isinstance(trained, torch.Tensor) and torch.allclose(trained, evaluated, atol=1e-6), (
+                f"{name} whose sub-layers output zeros gives another output in training mode than in eval mode: "
+                "a dropout acts on the residual stream (on x, on x + sublayer, or after a LayerNorm). Dropout "
+                "belongs on each sub-layer's output only, before it is added: x + dropout(sublayer(...)) / "
+                f"{name} con subcapas que devuelven ceros da otra salida en modo entrenamiento que en modo "
+                "evaluación: un dropout actúa sobre el flujo residual (sobre x, sobre x + subcapa o tras una "
+                "LayerNorm). El dropout va solo sobre la salida de cada subcapa, antes de sumarla: "
+                "x + dropout(subcapa(...))"
+            )

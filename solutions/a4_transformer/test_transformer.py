@@ -232,3 +232,28 @@ def test_decode_returns_the_logits_of_the_decoder_stack():
         "LayerNorm of pre-norm) and the generator / decode no sigue la composición del docstring: tgt_embed, "
         "todas las capas con target_mask(tgt) y src_mask, luego decoder_norm y el generator\n"
         f"{m}"))
+
+
+def test_padding_follows_config_pad_id():
+    """With pad_id=3 in the config, do the logits stay the same when a source loses its padding
+    (the masks are built with config.pad_id, not 0), and does a real token 0 still count?"""
+    torch.manual_seed(0)
+    model = Transformer(TransformerConfig(**{**SMALL, "pad_id": 3})).eval()
+    src = torch.tensor([[5, 0, 9, 3, 3]])  # (1, S): 0 is a real word here, 3 the padding
+    tgt = torch.tensor([[1, 7, 8]])
+    with torch.no_grad():
+        padded, trimmed = model(src, tgt), model(src[:, :3], tgt)
+        other_word = model(torch.tensor([[5, 4, 9, 3, 3]]), tgt)
+    assert torch.allclose(padded, trimmed, atol=1e-5), (
+        "with config.pad_id = 3, the logits for the source [5, 0, 9, 3, 3] differ from those for [5, 0, 9]: the "
+        "two padding positions are attended to. Build the masks with padding_mask(src, self.config.pad_id) and "
+        "target_mask(tgt, self.config.pad_id), not with 0 / con config.pad_id = 3, los logits para el origen "
+        "[5, 0, 9, 3, 3] difieren de los de [5, 0, 9]: se atiende a las dos posiciones de relleno. Construye las "
+        "máscaras con padding_mask(src, self.config.pad_id) y target_mask(tgt, self.config.pad_id), no con 0"
+    )
+    assert not torch.allclose(padded, other_word, atol=1e-5), (
+        "with config.pad_id = 3, changing the real source word 0 into 4 leaves the logits as they were: token 0 "
+        "is masked as if it were padding. Use self.config.pad_id, not 0 / con config.pad_id = 3, cambiar la "
+        "palabra real 0 del origen por 4 deja los logits igual: el token 0 se enmascara como si fuera relleno. "
+        "Usa self.config.pad_id, no 0"
+    )

@@ -47,7 +47,7 @@ class CountdownModel:
         n = memory[:, 0, 0].long()  # (B,): how many A's each row emits
         position = torch.arange(tgt.size(1))[None, :]  # (1, T)
         nxt = torch.where(position < n[:, None], A, EOS)  # (B, T)
-        return torch.nn.functional.one_hot(nxt, 5).float() * 10  # (B, T, V)
+        return torch.nn.functional.one_hot(nxt, 8).float() * 10  # (B, T, V): ids 5..7 are never chosen
 
 
 COUNTDOWN_SRC = torch.tensor([[1, 7], [3, 7]])  # row 0: A EOS; row 1: A A A EOS
@@ -96,6 +96,56 @@ def test_beam_search_rows_finish_at_their_own_step():
         f"beam_search(beam_size=2) dio {_show(got)}, se esperaba {_show(COUNTDOWN_OUT)}: en cada paso un token "
         f"tiene probabilidad ~1, así que las mejores hipótesis son las voraces. {hint[1]}"
     )
+
+
+# After EOS the model only ever predicts EOS again, at probability 1: a hypothesis that
+# were extended past its EOS would lose nothing, and the length penalty would favour it.
+EOS_FOREVER = [
+    [0.2, 0.2, 0.2, 0.2, 0.2],  # after PAD (unused)
+    [0.0, 0.0, 0.0, 0.6, 0.4],  # after SOS
+    [0.0, 0.0, 1.0, 0.0, 0.0],  # after EOS
+    [0.0, 0.0, 1.0, 0.0, 0.0],  # after A
+    [0.0, 0.0, 1.0, 0.0, 0.0],  # after B
+]
+
+
+def test_beam_search_stops_a_hypothesis_at_its_eos():
+    """Does a hypothesis leave the beam when it emits EOS, so nothing but pad follows it?"""
+    got = beam_search(BigramModel(EOS_FOREVER), torch.ones(1, 3, dtype=torch.long), beam_size=2, max_len=5,
+                      sos_id=SOS, eos_id=EOS, pad_id=PAD).tolist()
+    assert got == [[A, EOS]], (
+        f"beam_search(beam_size=2, max_len=5) gave {_show(got)}, expected {_show([[A, EOS]])}: A (0.6) then EOS "
+        "finishes the best hypothesis. A hypothesis that emitted EOS is finished: set it aside and stop extending "
+        "it (here the model would happily add EOS after EOS, and the length penalty would reward the longer "
+        "copy). / "
+        f"beam_search(beam_size=2, max_len=5) dio {_show(got)}, se esperaba {_show([[A, EOS]])}: A (0,6) y luego "
+        "EOS termina la mejor hipótesis. Una hipótesis que ha emitido EOS ha terminado: apártala y no la sigas "
+        "extendiendo (aquí el modelo añadiría EOS tras EOS, y la penalización por longitud premiaría la copia "
+        "más larga)."
+    )
+
+
+def test_finished_rows_are_filled_with_the_given_pad_id():
+    """With pad_id=7 (not 0), do greedy, sampled and beam decoding all pad finished rows with 7?"""
+    want = [[A, EOS, 7, 7], [A, A, A, EOS]]
+    g = torch.Generator().manual_seed(0)
+    runs = {
+        "greedy_decode": lambda: greedy_decode(CountdownModel(), COUNTDOWN_SRC, max_len=8, sos_id=SOS, eos_id=EOS,
+                                               pad_id=7),
+        "sample_decode(top_k=1)": lambda: sample_decode(CountdownModel(), COUNTDOWN_SRC, max_len=8, sos_id=SOS,
+                                                        eos_id=EOS, pad_id=7, top_k=1, generator=g),
+        "beam_search(beam_size=2)": lambda: beam_search(CountdownModel(), COUNTDOWN_SRC, beam_size=2, max_len=8,
+                                                        sos_id=SOS, eos_id=EOS, pad_id=7),
+    }
+    for name, run in runs.items():
+        got = run().tolist()
+        assert got == want, (
+            f"{name} with pad_id=7 gave {got}, expected {want}: row 0 ends at its EOS and is filled with the pad_id "
+            "argument, 7. If you see 0 there, pad_id is not passed on (a helper's default pad_id=0 is used). / "
+            f"{name} con pad_id=7 dio {got}, se esperaba {want}: la fila 0 acaba en su EOS y se rellena con el "
+            "argumento pad_id, 7. Si ves 0 ahí, pad_id no se pasa (se usa el pad_id=0 por defecto de una función "
+            "auxiliar)."
+        )
 
 
 # From SOS: A 0.52, B 0.48. After B: EOS. After A: C 0.9, then after C: EOS 0.9.

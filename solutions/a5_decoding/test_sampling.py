@@ -192,3 +192,16 @@ def test_top_p_keeps_tokens_in_their_places():
         f"top_p=0.6 con probabilidades [0.2, 0.5, 0.3]: 1000 muestras dieron los tokens {sorted(got)}, se esperaba "
         f"exactamente [1, 2] (0,5 + 0,3 alcanza 0,6).{hint[1]}"
     )
+    logits = torch.tensor([[0.3, 0.1, 0.6]]).log().repeat(1000, 1)
+    got = set(sample_next_token(logits, top_p=0.5, generator=torch.Generator().manual_seed(2)).tolist())
+    hint = ((" The running sum must follow the sorted order (0.6, then 0.3, then 0.1): summed in the vocabulary's "
+             "order (0.3, 0.1, 0.6) it never reaches 0.5 before the last token, so nothing is removed.",
+             " La suma acumulada debe seguir el orden ordenado (0,6, luego 0,3, luego 0,1): sumada en el orden del "
+             "vocabulario (0,3, 0,1, 0,6) no llega a 0,5 antes del último token, así que no se quita nada.")
+            if got == {0, 1, 2} else ("", ""))
+    assert got == {2}, (
+        f"top_p=0.5 with probabilities [0.3, 0.1, 0.6]: 1000 draws gave the tokens {sorted(got)}, expected only "
+        f"[2] (0.6, the most likely token, reaches 0.5 alone).{hint[0]} / "
+        f"top_p=0.5 con probabilidades [0.3, 0.1, 0.6]: 1000 muestras dieron los tokens {sorted(got)}, se esperaba "
+        f"solo [2] (0,6, el token más probable, alcanza 0,5 por sí solo).{hint[1]}"
+    )

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from autograder.grading import checks
+from autograder.grading import checks, shapes
 
 FF = "feedforward.FeedForward"
 
@@ -62,7 +62,8 @@ def test_output(student, rng):
     d_model, d_ff, state, x = _case(rng)
     report = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64", inputs=[x])
     checks.close(report.get("output"), reference(state, x), f"FeedForward({d_model}, {d_ff}) output in eval mode",
-                 atol=1e-9, mistakes=mistakes(lambda kind: reference(state, x, kind)))
+                 atol=1e-9, mistakes=mistakes(lambda kind: reference(state, x, kind)),
+                 hints=shapes.Hints(tensors={"the input x": x}))
 
 
 @pytest.mark.points(1)
@@ -130,6 +131,11 @@ def test_dropout_is_active_in_training(student, rng):
     except checks.CheckFailure as failure:
         if bool(((out - d_ff).abs() <= 1e-6).all()):
             raise failure.naming(NO_HIDDEN_DROPOUT) from None
+        # Hidden units dropped at another rate q: each output is (units kept) / (1 - q).
+        for q in (0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9):
+            counts = out * (1 - q)
+            if bool((out == out[..., :1]).all()) and bool(((counts - counts.round()).abs() <= 1e-6).all()):
+                raise failure.naming(checks.wrong_dropout_rate(q, 0.5)) from None
         raise (failure if bool((out == out[..., :1]).all()) else failure.naming(OUTPUT_DROPOUT)) from None
 
 

@@ -8,7 +8,7 @@ from torch import nn
 
 from autograder import reference
 from autograder.graders.torch_parity import mha_state
-from autograder.grading import checks, localise
+from autograder.grading import checks, localise, shapes
 
 MHA = "multihead.MultiHeadAttention"
 
@@ -111,7 +111,8 @@ def _compare(student, rng, d_model, h, query, key, value, mask=None, what="outpu
                                            atol=1e-9, rtol=1e-5, kwargs={"need_weights": True})[1]
         return found and (f"inside MultiHeadAttention, {found[0]}", f"dentro de MultiHeadAttention, {found[1]}")
     checks.close(out, want.detach(), f"{what} for {shape}", atol=1e-9,
-                 mistakes=mistakes(state, h, query, key, value, mask, 0), localise=inside)
+                 mistakes=mistakes(state, h, query, key, value, mask, 0), localise=inside,
+                 hints=shapes.Hints(tensors={"the query": query}))
     checks.close(weights, want_w.detach(), f"per-head weights (B, h, T_q, T_k) for {shape}", atol=1e-9,
                  mistakes=mistakes(state, h, query, key, value, mask, 1))
 
@@ -209,7 +210,10 @@ def check_dropout_on_weights(student, rng):
             f"{what} en modo entrenamiento: cada peso de atención debe quedar anulado (0) o conservado y "
             f"escalado por 1/(1 - p) = {checks.fmt(1 / (1 - p), 'g', 'es')}, como hace nn.Dropout sobre los pesos "
             "(B, h, T_q, T_k)")
-        raise failure.naming(NO_DROPOUT) if torch.allclose(mixed, weights, atol=1e-9, rtol=0) else failure
+        if torch.allclose(mixed, weights, atol=1e-9, rtol=0):
+            raise failure.naming(NO_DROPOUT)
+        rate = checks.wrong_dropout_rate(checks.dropout_rate(mixed, weights, 1e-9), p)
+        raise failure.naming(rate) if rate else failure
     if not torch.allclose(total, mixed.sum(-1), atol=1e-9, rtol=0):
         raise checks.CheckFailure(
             f"{what} in training mode: the output is not (dropout(weights)) @ V",
@@ -253,6 +257,13 @@ NO_DIVISIBILITY_CHECK = checks.Mistake(
     "__init__ no comprueba que num_heads divida a d_model (lanza ValueError si d_model % num_heads != 0)")
 
 
+ASSERT_NOT_RAISE = checks.Mistake(
+    "an assert checks the sizes: asserts vanish under python -O and raise AssertionError; raise ValueError with a "
+    "message that names d_model and num_heads instead",
+    "un assert comprueba los tamaños: los assert desaparecen con python -O y lanzan AssertionError; lanza en su lugar "
+    "ValueError con un mensaje que nombre d_model y num_heads")
+
+
 @pytest.mark.points(1)
 def test_indivisible_sizes_raise_value_error(student, rng):
     """Does MultiHeadAttention(d_model, h) with h not dividing d_model raise a ValueError naming both? / ¿Lanza ValueError nombrando ambos si h no divide a d_model?"""
@@ -266,7 +277,8 @@ def test_indivisible_sizes_raise_value_error(student, rng):
             f"MultiHeadAttention({d_model}, {h}) debería lanzar ValueError, se obtuvo {error['type'] if error else 'ningún error'}",
         )
     except checks.CheckFailure as failure:
-        raise (failure.naming(NO_DIVISIBILITY_CHECK) if error is None else failure) from None
+        raise failure.naming(NO_DIVISIBILITY_CHECK if error is None or error["type"] != "AssertionError"
+                             else ASSERT_NOT_RAISE) from None
     checks.expect(
         str(d_model) in error["message"] and str(h) in error["message"],
         f"the message should say what to fix and name d_model={d_model} and num_heads={h}: {error['shown']!r}",

@@ -280,6 +280,9 @@ def check_embedding_dropout(student, rng):
             "+ posiciones")
         if torch.allclose(trained, want, atol=ATOL, rtol=1e-6):
             raise failure.naming(NO_EMBED_DROPOUT)
+        rate = checks.wrong_dropout_rate(checks.dropout_rate(trained, want, tolerance), p)
+        if rate:
+            raise failure.naming(rate)
         positions = model.positional.pe[:tokens.size(1)].expand(shape)
         early = (trained - positions).abs() <= 1e-6
         raise failure.naming(EMBED_DROPOUT_EARLY) if bool(early.any()) and bool(

@@ -100,6 +100,10 @@ def _vocabulary(itos, sentences, side: str, lang: str):
     )
     # Only this grader's own words are quoted back, never the student's strings.
     missing = [w for w in SPECIALS + words if w not in itos]
+    checks.expect(not variants.counts_characters(itos),
+                  f"Vocab.build(the {side} sentences).itos holds single characters, not the words of the sentences",
+                  f"Vocab.build(las frases de {lang}).itos contiene caracteres sueltos, no las palabras de las frases",
+                  mistake=checks.Mistake(*variants.CHARACTERS))
     checks.expect(
         len(itos) == len(SPECIALS) + len(words) and len(set(itos)) == len(itos) and itos[:4] == SPECIALS
         and not missing,

@@ -40,6 +40,22 @@ FIT_LAST = ("fit keeps each epoch's last batch loss instead of the mean of its b
             "fit guarda la pérdida del último lote de cada época en lugar de la media de sus lotes")
 FIT_SUM = ("fit returns each epoch's sum of batch losses instead of their mean",
            "fit devuelve la suma de las pérdidas de los lotes de cada época en lugar de su media")
+FIT_RUNNING = ("fit's list of batch losses is never emptied between epochs, so each epoch's figure is the mean of "
+               "every batch so far: start a new list (or total) at the top of each epoch",
+               "la lista de pérdidas de fit nunca se vacía entre épocas, así que la cifra de cada época es la media "
+               "de todos los lotes hasta entonces: empieza una lista (o suma) nueva al principio de cada época")
+
+
+def _running_mean():
+    """A ``reduce`` for ``run`` that, like FIT_RUNNING, averages every loss seen so far."""
+    seen = []
+
+    def reduce(losses):
+        seen.extend(losses)
+        return sum(seen) / len(seen)
+    return reduce
+
+
 FIT_MODE = ("fit does not put the model in training mode (model.train()) before training",
             "fit no pone el modelo en modo de entrenamiento (model.train()) antes de entrenar")
 
@@ -270,7 +286,8 @@ def test_fit(student, rng):
         raise variants.named(failure, (history, out["state"]), variants.training_mistakes(
             run, [getattr(variants, name) for name in switches]) + [
             variants.mistake(*FIT_LAST, lambda: run(reduce=lambda losses: losses[-1])),
-            variants.mistake(*FIT_SUM, lambda: run(reduce=sum))], _same_run(1e-8, 1e-6)).shaped(
+            variants.mistake(*FIT_SUM, lambda: run(reduce=sum)),
+            variants.mistake(*FIT_RUNNING, lambda: run(reduce=_running_mean()))], _same_run(1e-8, 1e-6)).shaped(
                 stages.training_difference([out["watched"]], watched, [], [], atol=1e-8, rtol=1e-6,
                                            during=("during fit", "durante fit"))) from None
     if out["mode"] is not True:

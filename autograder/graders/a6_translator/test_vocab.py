@@ -100,12 +100,29 @@ def test_build_counts_and_orders(student, rng):
         specials = variants.SPECIALS_MISPLACED
         raise variants.named(failure, [out["all_itos"], out["rare_itos"]], [
             variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got[0])),
+            variants.mistake(*variants.CHARACTERS, lambda: lambda got: variants.counts_characters(got[0])),
             variants.mistake(*variants.MIN_FREQ, lambda: both(at_least=False)),
             variants.mistake(*variants.TIES, lambda: both(alphabetical_ties=False))], _matches) from None
     error = student.error_of("vocab.Vocab.build", sentences, min_freq=0)
     checks.expect(error is not None and error["type"] == "ValueError",
                   f"Vocab.build(..., min_freq=0) must raise ValueError, {'raised ' + error['type'] if error else 'it returned'}",
                   f"Vocab.build(..., min_freq=0) debe lanzar ValueError, {'lanzó ' + error['type'] if error else 'devolvió un valor'}")
+
+
+def _unchecked_id(bad: int, size: int, error: dict | None) -> checks.Mistake:
+    """What decode's answer to an id outside 0..size-1 says about its check."""
+    if error is not None and error["type"] == "IndexError":
+        return checks.Mistake(f"the IndexError's message must name the vocabulary's size ({size})",
+                              f"el mensaje del IndexError debe decir el tamaño del vocabulario ({size})")
+    if bad < 0:
+        return checks.Mistake("a negative id is not refused: Python's itos[-1] silently reads from the end; check "
+                              "0 <= i < len(self.itos), both bounds, and raise IndexError otherwise",
+                              "un id negativo no se rechaza: itos[-1] de Python lee en silencio desde el final; "
+                              "comprueba 0 <= i < len(self.itos), los dos límites, y lanza IndexError si no")
+    return checks.Mistake("an id past the end is not refused with IndexError: check 0 <= i < len(self.itos) and raise "
+                          "IndexError(f\"id {i} is not in 0..{len(self.itos) - 1}\") otherwise",
+                          "un id más allá del final no se rechaza con IndexError: comprueba 0 <= i < len(self.itos) y "
+                          "lanza IndexError(f\"id {i} no está en 0..{len(self.itos) - 1}\") si no")
 
 
 @pytest.mark.points(2)
@@ -160,4 +177,5 @@ def test_encode_and_decode(student, rng):
                       + (f"it raised {error['type']}: {error['shown']}" if error else "it returned"),
                       f"decode([4, {bad}]) con un vocabulario de {len(v)} debe lanzar IndexError que diga ese tamaño "
                       f"(los ids van de 0 a {len(v) - 1}); "
-                      + (f"lanzó {error['type']}: {error['shown']}" if error else "devolvió un valor"))
+                      + (f"lanzó {error['type']}: {error['shown']}" if error else "devolvió un valor"),
+                      mistake=_unchecked_id(bad, len(v), error))

@@ -94,6 +94,18 @@ TIES = ("Vocab.build leaves words with the same count in first-seen order (Count
         "alphabetical: sort with key=lambda w: (-count[w], w)",
         "Vocab.build deja las palabras con la misma cuenta en el orden en que aparecen (Counter.most_common); los "
         "empates deben ir en orden alfabético: ordena con key=lambda w: (-cuenta[w], w)")
+CHARACTERS = ("Vocab.build counts characters, not words: a Counter (or .update) over a string counts its letters; "
+              "split each sentence into words first (sentence.split())",
+              "Vocab.build cuenta caracteres, no palabras: un Counter (o .update) sobre una cadena cuenta sus letras; "
+              "separa antes cada frase en palabras (frase.split())")
+
+
+def counts_characters(itos) -> bool:
+    """Whether a vocabulary's entries after the specials are single characters."""
+    rest = [w for w in itos if w not in SPECIALS] if isinstance(itos, list) else []
+    return bool(rest) and all(isinstance(w, str) and len(w) <= 1 for w in rest)
+
+
 DUPLICATES = ("Vocab(words) adds a word again when it repeats (or a special token among the words); skip the words "
               "already in stoi",
               "Vocab(words) vuelve a añadir una palabra repetida (o un token especial entre las palabras); salta las "
