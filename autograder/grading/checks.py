@@ -276,6 +276,34 @@ def _equal(actual, expected: torch.Tensor, what: str) -> None:
         )
 
 
+IN_PLACE_ON_INPUT = Mistake(
+    "your code changes its caller's tensor in place (x += ..., x /= ..., x.sub_(...), x[...] = ...): compute a new "
+    "tensor instead (x = x + ...), so that the caller's input stays as it was",
+    "tu código cambia in situ el tensor de quien lo llama (x += ..., x /= ..., x.sub_(...), x[...] = ...): calcula "
+    "un tensor nuevo (x = x + ...), para que la entrada de quien llama quede como estaba")
+
+
+def inputs_unchanged(student, target: str, inputs: list[torch.Tensor], what: str, *, init_args: list | None = None,
+                     init_kwargs: dict | None = None, kwargs: dict | None = None) -> None:
+    """``target(*inputs, **kwargs)`` (a module built with ``init_args`` when given) leaves its
+    tensor arguments as they were: they are sent as copies, and the copies come back after the
+    call for the grading process to compare with what it sent."""
+    names = [f"input{i}" for i in range(len(inputs))]
+    steps = [[name, "torch.clone", [x], {}] for name, x in zip(names, inputs)]
+    if init_args is not None:
+        kept = target.rpartition(".")[2]  # so that an error names the class's forward
+        steps.append([kept, target, list(init_args), dict(init_kwargs or {})])
+        target = f"${kept}.forward"
+    steps.append(["output", target, [{"$": name} for name in names], dict(kwargs or {})])
+    after = student.script(steps, returns=names)
+    for i, (name, x) in enumerate(zip(names, inputs)):
+        got = after.get(name)
+        if not (isinstance(got, torch.Tensor) and got.shape == x.shape and torch.equal(got, x)):
+            raise CheckFailure(f"{what} changed its argument {i + 1} (a tensor of shape {tuple(x.shape)}) in place",
+                               f"{what} cambió in situ su argumento {i + 1} (un tensor de forma {tuple(x.shape)})"
+                               ).naming(IN_PLACE_ON_INPUT)
+
+
 def parameter_count(report: dict, expected: int, what: str, shapes: Iterable[tuple[int, ...]] = ()) -> None:
     """A ``student.module`` report counts ``expected`` parameters; ``shapes``, the shapes
     of the expected parameters, lets a failure say which ones are missing or extra."""

@@ -151,4 +151,11 @@ MUTANTS = {
         must_fail=["Is causal_mask(T) the boolean lower triangle", "Is target_mask the (B, 1, T, T)", TABLE, CAUSAL_RANDOM],
         names="leaves out the diagonal",
     ),
+    "queries divided in place (q /= sqrt(d_k)), the caller's tensor changed": Mutant(
+        "attention.py",
+        [("scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)",
+          "q /= math.sqrt(d_k)\n    scores = q @ k.transpose(-2, -1)")],
+        must_fail=["Does attention match softmax(QKᵀ/√d_k)V for random shapes"],
+        names="changes its caller's tensor in place",
+    ),
 }

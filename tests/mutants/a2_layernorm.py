@@ -89,4 +89,11 @@ MUTANTS = {
         must_fail=["Does LayerNorm(3) give the course's outputs", "Do gradients w.r.t. input, weight and bias"],
         names="uses what this exercise asks you to build",
     ),
+    "x centred in place (x -= mean), the caller's tensor changed": Mutant(
+        "layernorm.py",
+        [("        return (x - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias",
+          "        x -= mean\n        return x / torch.sqrt(var + self.eps) * self.weight + self.bias")],
+        must_fail=["Does the output match torch's layer_norm for an int normalized_shape"],
+        names="changes its caller's tensor in place",
+    ),
 }

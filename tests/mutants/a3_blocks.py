@@ -170,4 +170,10 @@ MUTANTS = {
         must_fail=["Does MultiHeadAttention(256, 8) have 263,168 parameters"],
         names="biases left out",
     ),
+    "forward adds the table into the caller's x in place (x += pe)": Mutant(
+        "positional.py",
+        [("        return x + self.pe[:T]", "        x += self.pe[:T]\n        return x")],
+        must_fail=["Does forward add pe[:T]"],
+        names="changes its caller's tensor in place",
+    ),
 }

@@ -109,4 +109,11 @@ MUTANTS = {
         must_fail=["Does the pre-norm model"],
         names="final decoder_norm",
     ),
+    "memory detached before the decoder layers (no gradient reaches the encoder)": Mutant(
+        "transformer.py",
+        [("            x = layer(x, memory, tgt_mask, src_mask)",
+          "            x = layer(x, memory.detach(), tgt_mask, src_mask)")],
+        must_fail=["Does the post-norm model give the reference logits", "Does the pre-norm model"],
+        names="no gradient reaches",
+    ),
 }

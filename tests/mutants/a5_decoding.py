@@ -195,4 +195,10 @@ MUTANTS = {
         must_fail=["Do greedy decoding and beam search fill finished rows"],
         names="instead of the pad_id argument",
     ),
+    "temperature divides the caller's logits in place (logits /= temperature)": Mutant(
+        "sampling.py",
+        [("    logits = logits / temperature", "    logits /= temperature")],
+        must_fail=["With all three, is it temperature first"],
+        names="changes its caller's tensor in place",
+    ),
 }

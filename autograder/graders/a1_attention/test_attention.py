@@ -220,7 +220,10 @@ def test_masked_self_attention_random(student, course_data, rng):
 def test_random_shapes(student, rng):
     """Does attention match softmax(QKᵀ/√d_k)V for random shapes and leading dims? / ¿Coincide con softmax(QKᵀ/√d_k)V para formas aleatorias?"""
     for n_lead in (0, 1, 2):  # batched cases always, so batch-only mistakes fail at every seed
-        _check_attention(student, *_qkv(rng, *_random_sizes(rng, n_lead)))
+        q, k, v = _qkv(rng, *_random_sizes(rng, n_lead))
+        _check_attention(student, q, k, v)
+    checks.inputs_unchanged(student, "attention.scaled_dot_product_attention", [q, k, v],
+                            "scaled_dot_product_attention(q, k, v)")
 
 
 @pytest.mark.points(1)

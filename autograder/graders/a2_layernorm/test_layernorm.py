@@ -258,6 +258,7 @@ def test_matches_torch_last_dim(student, rng):
     """Does the output match torch's layer_norm for an int normalized_shape and random weight/bias? / ¿Coincide la salida con layer_norm de torch (normalized_shape entero, weight/bias aleatorios)?"""
     shape, x, weight, bias = _random_case(rng, 1)
     _check_forward(student, shape[0], x, weight, bias)
+    checks.inputs_unchanged(student, LAYERNORM, [x.float()], f"LayerNorm({shape[0]})(x)", init_args=[shape[0]])
 
 
 @pytest.mark.points(1)

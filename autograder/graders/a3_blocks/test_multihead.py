@@ -131,6 +131,8 @@ def test_self_attention_matches_torch(student, rng):
     B, T = checks.randint(rng, 1, 3), checks.randint(rng, 2, 8)
     x = checks.randn(rng, B, T, d_model)
     _compare(student, rng, d_model, h, x, x, x, what="self-attention output")
+    checks.inputs_unchanged(student, MHA, [x.float(), x.float(), x.float()], f"MultiHeadAttention({d_model}, {h})(x, x, x)",
+                            init_args=[d_model, h])
 
 
 @pytest.mark.points(2)

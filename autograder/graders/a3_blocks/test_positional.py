@@ -198,6 +198,7 @@ def test_forward_adds_positions(student, rng):
         ]
         check_table(report.get("output"), want, f"PositionalEncoding({d_model}, {max_len})(x of shape {(B, T, d_model)})",
                     1e-5, d_model, max_len, slice(0, T), x=x, mistakes=forward_mistakes)
+    checks.inputs_unchanged(student, PE, [x], f"PositionalEncoding({d_model}, {max_len})(x)", init_args=[d_model, max_len])
 
 
 @pytest.mark.points(1)

@@ -20,7 +20,7 @@ from autograder.graders.a4_transformer.model_mistakes import (
     variant_encode,
     with_layer_mistake,
 )
-from autograder.grading import checks
+from autograder.grading import checks, shapes
 
 MODEL = "transformer.Transformer"
 CONFIG = "transformer.TransformerConfig"
@@ -85,10 +85,12 @@ def _localiser(student, config, model, src, tgt):
     return lambda: stages.first_difference(student, _spec(config, model), config, model, src, tgt)
 
 
-def _student(student, config, model, inputs, method=None):
+def _student(student, config, model, inputs, method=None, grad_output=None):
     """The student's model with the reference's weights, run in eval mode (with dropout,
-    which must do nothing there)."""
+    which must do nothing there); with ``grad_output``, backpropagated too."""
     fields = {"state": _state(model), "dtype": "float64", "inputs": inputs}
+    if grad_output is not None:
+        fields["grad_output"] = grad_output
     if method:
         fields["method"] = method
     return student.module(MODEL, config=[CONFIG, {**config, "dropout": EVAL_DROPOUT}], **fields)
@@ -121,13 +123,25 @@ def _check_logits(student, rng, **overrides):
     B = checks.randint(rng, 1, 3)
     src = _tokens(rng, config, config["src_vocab_size"], B, checks.randint(rng, 2, 9))
     tgt = _tokens(rng, config, config["tgt_vocab_size"], B, checks.randint(rng, 2, 9))
+    grad_output = checks.randn(rng, B, tgt.size(1), config["tgt_vocab_size"])
     try:
-        report = _student(student, config, model, [src, tgt])
+        report = _student(student, config, model, [src, tgt], grad_output=grad_output)
     except checks.CheckFailure as failure:
         raise _second_look(failure, student, config, model, src) from None
     what = f"logits for {', '.join(f'{k}={v}' for k, v in overrides.items()) or 'post-norm'} (config {config})"
-    checks.close(report.get("output"), model(src, tgt).detach(), what, atol=ATOL, rtol=1e-6,
+    logits = model(src, tgt)
+    checks.close(report.get("output"), logits.detach(), what, atol=ATOL, rtol=1e-6,
                  mistakes=mistakes(model, src, tgt), localise=_localiser(student, config, model, src, tgt))
+    # Right logits, and every weight must learn from them: the gradients of a training step.
+    model.zero_grad()
+    logits.backward(grad_output)
+    grads = report.get("param_grads") if isinstance(report.get("param_grads"), dict) else {}
+    for name, p in model.named_parameters():
+        got = grads.get(name)
+        try:
+            checks.close(got, p.grad, f"gradient of the logits w.r.t. {name}", atol=1e-8, rtol=1e-5)
+        except checks.CheckFailure as failure:
+            raise failure.shaped(shapes.gradient(got, p.grad, True, name), replace=True) from None
     return report
 
 

@@ -93,6 +93,9 @@ def test_temperature_top_k_and_top_p_together(student, rng):
     _check(student, rng, "", temperature=temperature, top_k=k, nucleus=True,
            which=(*TEMPERATURE, "t_after_p", "p_crossing", "not_renormalised", "not_renormalised_after_k"),
            same=("k_plus", "k_minus", "k_zero"))
+    checks.inputs_unchanged(student, SAMPLE, [torch.randn(4, V, generator=rng)],
+                            f"sample_next_token(logits, temperature={temperature:.3g}, top_k={k}, top_p=0.9)",
+                            kwargs={"temperature": temperature, "top_k": k, "top_p": 0.9})
 
 
 @pytest.mark.points(1)

@@ -320,6 +320,7 @@ SCRIPT_TORCH = {
     "torch.optim.AdamW": lambda: torch.optim.AdamW,
     "torch.Generator": lambda: torch.Generator,
     "torch.manual_seed": lambda: torch.manual_seed,
+    "torch.clone": lambda: torch.clone,
     "getattr": lambda: getattr,
     "trace": lambda: trace,
     "watch": lambda: Watch,
