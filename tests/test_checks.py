@@ -130,71 +130,6 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
     assert f.en == "top-k: drew token 0 in row 1, which must never be drawn (allowed: [1])"
 
 
-def test_known_errors_give_the_usual_fix_and_nothing_for_others():
-    """Does a well-known PyTorch error get its usual cause, a KeyError one even without its message, and an
-    unknown one nothing?"""
-    from autograder.grading import known_errors
-    assert "in-place" in known_errors.explain(
-        "RuntimeError", "a leaf Variable that requires grad is being used in an in-place operation.")[0]
-    assert ".reshape" in known_errors.explain(
-        "RuntimeError", "view size is not compatible with input tensor's size and stride (at least one ...)")[0]
-    assert ".get(key, default)" in known_errors.explain("KeyError", "")[0]
-    assert known_errors.explain("RuntimeError", "something else entirely") is None
-    assert known_errors.explain("ValueError", "") is None
-
-
-def _raised(code) -> tuple[str, str]:
-    """The type and message of what ``code()`` raises, as torch words them today."""
-    try:
-        code()
-    except Exception as exc:  # noqa: BLE001 - any error is what is asked for
-        return type(exc).__name__, str(exc)
-    raise AssertionError("expected an error")
-
-
-@pytest.mark.parametrize("code, phrase", [
-    (lambda: torch.ones(2, 3) + torch.ones(2, 4), "mask or a table sized by the wrong length"),
-    (lambda: torch.nn.functional.cross_entropy(torch.randn(2, 5, 7), torch.zeros(2, 5, dtype=torch.long)),
-     "classes along dim 1"),
-    (lambda: torch.nn.functional.cross_entropy(torch.randn(6, 7), torch.zeros(5, dtype=torch.long)),
-     "logits to (B*T, V)"),
-    (lambda: torch.ones(2, 3).view(4, 2), "product is not the tensor's number of elements"),
-    (lambda: torch.ones(2, 8).view(2, 8 / 2, 2), "compute sizes with //"),
-    (lambda: torch.ones(2, 8).reshape(2, 4.0, 2), "compute sizes with //"),
-    (lambda: range(8 / 2), "use // or int(...)"),
-    (lambda: torch.cat([torch.ones(2, 3), torch.ones(3, 4)], dim=0), "torch.cat of tensors"),
-    (lambda: torch.ones(2, 3).sum(dim=2), "an axis number the tensor does not have"),
-    (lambda: torch.ones(2, 3)[:, 5], "index past the end"),
-    (lambda: [0, 1][2], "index past the end"),
-    (lambda: (lambda a, b: a)(*torch.ones(3)), None),
-    (lambda: [a for a, b in [(1, 2, 3)]], "attention returns (output, weights)"),
-    (lambda: (torch.ones(2), torch.ones(2)).transpose(0, 1), "a tuple used as a tensor"),
-    (lambda: (torch.ones(2), torch.ones(2)) + torch.ones(2), "a tuple used as a tensor"),
-    (lambda: torch.ones(2, 3).expand(4, 4), "expanded (or broadcast)"),
-    (lambda: torch.cat([torch.ones(2, 1), torch.ones(2, 1, 2)], dim=1), "different numbers of axes"),
-    (lambda: torch.multinomial(torch.zeros(2, 3), 1), "not a distribution"),
-    (lambda: torch.multinomial(torch.tensor([[0.5, -0.1, 0.6]]), 1), "negative, infinite or NaN"),
-    (lambda: torch.tensor(["<sos>", 1]), "built from strings"),
-    (lambda: torch.tensor([1, "<sos>"]), "built from strings"),
-    (lambda: torch.ones(2) & torch.ones(2), "masks must be boolean"),
-    (lambda: torch.nn.Dropout(0.1)((torch.ones(2), None)), "a tuple used as a tensor"),
-    (lambda: torch.ones(2) + (torch.ones(2), None), "a tuple used as a tensor"),
-], ids=["broadcast", "ce-3d", "ce-lengths", "view-size", "view-float", "reshape-float", "range-float", "cat", "dim",
-        "tensor-index", "list-index", "other-typeerror", "unpack", "tuple-attribute", "tuple-operand", "expand",
-        "cat-dims", "multinomial-zero", "multinomial-negative", "str-first", "str-later", "float-and",
-        "tuple-argument", "tensor-plus-tuple"])
-def test_known_errors_match_the_messages_torch_gives_today(code, phrase):
-    """Does each well-known error, raised for real by this torch and Python, get its usual
-    cause (and an unrelated TypeError none)?"""
-    from autograder.grading import known_errors
-    kind, message = _raised(code)
-    found = known_errors.explain(kind, message)
-    if phrase is None:
-        assert found is None, (kind, message, found)
-    else:
-        assert found and phrase in found[0] and found[1], (kind, message, found)
-
-
 @pytest.mark.parametrize("got, want, phrase", [
     ((4096, 1), (4096,), "an extra axis of size 1 at dim 1"),
     ((3, 8), (3, 1, 1, 8), None),
@@ -205,6 +140,7 @@ def test_known_errors_match_the_messages_torch_gives_today(code, phrase):
     ((4, 4), (3, 1, 4, 4), "the leading axes (3, 1) are missing"),
     ((3, 7), (3, 8), None),
     ((4, 4), (4, 4), None),
+    ((2, 6), (3, 5), "[1:] drops the first row"),
 ])
 def test_a_wrong_shape_is_named_when_it_is_one_thing(got, want, phrase):
     """Does a shape that differs by one axis of size 1, an order, or a merge get named, and

@@ -40,13 +40,50 @@ def _recursion():
         sys.setrecursionlimit(limit)
 
 
+def _reference_encode(tokens):
+    """The reference Transformer's encode, as a student's beam search calls it."""
+    from autograder import reference
+    module = reference.load("transformer")
+    model = module.Transformer(module.TransformerConfig(src_vocab_size=8, tgt_vocab_size=8, d_model=8, num_heads=2,
+                                                        num_layers=1, d_ff=16))
+    return model.encode(tokens)
+
+
 def _none_subscripted():
     result = [3, 1].sort()
     return result[0]
 
 
-# (what the student wrote, a phrase of the explanation it must get)
+# (what the student wrote, a phrase of the explanation it must get, or None: no explanation)
 REAL_ERRORS = {
+    "broadcast": (lambda: torch.ones(2, 3) + torch.ones(2, 4), "mask or a table sized by the wrong length"),
+    "ce-3d": (lambda: torch.nn.functional.cross_entropy(torch.randn(2, 5, 7), torch.zeros(2, 5, dtype=torch.long)),
+     "classes along dim 1"),
+    "ce-lengths": (lambda: torch.nn.functional.cross_entropy(torch.randn(6, 7), torch.zeros(5, dtype=torch.long)),
+     "logits to (B*T, V)"),
+    "view-size": (lambda: torch.ones(2, 3).view(4, 2), "product is not the tensor's number of elements"),
+    "view-float": (lambda: torch.ones(2, 8).view(2, 8 / 2, 2), "compute sizes with //"),
+    "reshape-float": (lambda: torch.ones(2, 8).reshape(2, 4.0, 2), "compute sizes with //"),
+    "range-float": (lambda: range(8 / 2), "use // or int(...)"),
+    "cat": (lambda: torch.cat([torch.ones(2, 3), torch.ones(3, 4)], dim=0), "torch.cat of tensors"),
+    "dim": (lambda: torch.ones(2, 3).sum(dim=2), "an axis number the tensor does not have"),
+    "tensor-index": (lambda: torch.ones(2, 3)[:, 5], "index past the end"),
+    "list-index": (lambda: [0, 1][2], "index past the end"),
+    "unrelated-typeerror": (lambda: len(5), None),
+    "unpack": (lambda: [a for a, b in [(1, 2, 3)]], "attention returns (output, weights)"),
+    "tuple-attribute": (lambda: (torch.ones(2), torch.ones(2)).transpose(0, 1), "a tuple used as a tensor"),
+    "tuple-operand": (lambda: (torch.ones(2), torch.ones(2)) + torch.ones(2), "a tuple used as a tensor"),
+    "expand": (lambda: torch.ones(2, 3).expand(4, 4), "expanded (or broadcast)"),
+    "cat-dims": (lambda: torch.cat([torch.ones(2, 1), torch.ones(2, 1, 2)], dim=1), "different numbers of axes"),
+    "multinomial-zero": (lambda: torch.multinomial(torch.zeros(2, 3), 1), "not a distribution"),
+    "multinomial-negative": (lambda: torch.multinomial(torch.tensor([[0.5, -0.1, 0.6]]), 1),
+                             "negative, infinite or NaN"),
+    "str-first": (lambda: torch.tensor(["<sos>", 1]), "built from strings"),
+    "str-later": (lambda: torch.tensor([1, "<sos>"]), "built from strings"),
+    "float-and": (lambda: torch.ones(2) & torch.ones(2), "masks must be boolean"),
+    "tuple-argument": (lambda: torch.nn.Dropout(0.1)((torch.ones(2), None)), "a tuple used as a tensor"),
+    "tensor-plus-tuple": (lambda: torch.ones(2) + (torch.ones(2), None), "a tuple used as a tensor"),
+
     "result of list.sort() indexed": (_none_subscripted, "None where a result was expected"),
     "a tensor called": (lambda: torch.zeros(2)(1), "not a function is called"),
     "a module built without an argument": (lambda: nn.Linear(2), "fewer arguments"),
@@ -69,6 +106,10 @@ REAL_ERRORS = {
     "sub-module before super().__init__()": (_missing_super, "super().__init__()"),
     "a plain tensor as a parameter": (_plain_tensor_as_parameter, "nn.Parameter"),
     "a float size": (lambda: torch.zeros(2.0 * 2), "computed with /"),
+    "bmm on 4-D tensors": (lambda: torch.bmm(torch.zeros(2, 2, 3, 4), torch.zeros(2, 2, 4, 3)), "torch.matmul"),
+    "torch.sqrt of an int": (lambda: torch.sqrt(4), "math.sqrt"),
+    "None into dropout": (lambda: torch.nn.functional.dropout(None), "None was passed"),
+    "a sentence without its batch axis": (lambda: _reference_encode(torch.tensor([3, 4, 5])), "src[b:b + 1]"),
     "mismatched matmul": (lambda: torch.zeros(2, 3) @ torch.zeros(2, 3), ""),
 }
 
@@ -80,8 +121,18 @@ def test_a_real_error_gets_its_explanation(case):
     with pytest.raises(Exception) as raised:
         make()
     found = explain(type(raised.value).__name__, str(raised.value))
+    if phrase is None:
+        assert found is None, f"{raised.value} got {found!r}, expected no explanation"
+        return
     assert found is not None, f"{type(raised.value).__name__}: {raised.value} is not explained"
-    assert phrase in found[0], f"{raised.value} got {found[0]!r}, expected the entry that says {phrase!r}"
+    assert phrase in found[0] and found[1], f"{raised.value} got {found[0]!r}, expected the entry that says {phrase!r}"
+
+
+def test_a_key_error_is_explained_even_without_its_message_and_an_unknown_error_is_not():
+    """Does a KeyError get its usual cause without its message, and an unknown error nothing?"""
+    assert ".get(key, default)" in explain("KeyError", "")[0]
+    assert explain("RuntimeError", "something else entirely") is None
+    assert explain("ValueError", "") is None
 
 
 def test_every_entry_has_both_languages_and_a_phrase():

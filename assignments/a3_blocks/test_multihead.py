@@ -275,3 +275,12 @@ def test_attention_dropout_only_in_training():
         "in eval mode the output should be attention without dropout: use the module self.dropout (it does "
         "nothing in eval mode) / en modo eval la salida debe ser la atención sin dropout: usa el módulo "
         f"self.dropout (no hace nada en modo eval)\n{m}"))
+    mha = MultiHeadAttention(16, 4, dropout=0.0)
+    with torch.no_grad():
+        silent, _ = mha.train()(x, x, x)
+        plain, _ = mha.eval()(x, x, x)
+    assert torch.allclose(silent, plain), (
+        "MultiHeadAttention(16, 4, dropout=0.0) gives another output in training mode than in eval mode: a dropout "
+        "acts with a rate of its own. Build it from the argument, self.dropout = nn.Dropout(dropout) / "
+        "MultiHeadAttention(16, 4, dropout=0.0) da otra salida en modo entrenamiento que en modo evaluación: un "
+        "dropout actúa con una tasa propia. Créalo a partir del argumento, self.dropout = nn.Dropout(dropout)")

@@ -185,6 +185,16 @@ def test_embed_applies_dropout_in_training():
         f"{zeros:.0%} of embed's outputs are zero in training mode with dropout 0.5, expected about half: apply "
         f"self.dropout after adding the positions / el {zeros:.0%} de las salidas de embed son cero en modo "
         "entrenamiento con dropout 0.5, se esperaba la mitad: aplica self.dropout tras sumar las posiciones")
+    with torch.no_grad():
+        plain = model.eval().embed(model.tgt_embed, TGT)
+    kept = out != 0
+    assert torch.allclose(out[kept], 2 * plain[kept], atol=1e-5), (
+        "in training mode with dropout 0.5, the kept outputs of embed are not twice the eval-mode ones: dropout "
+        "acts once, on embedding * sqrt(d_model) + positions (nn.Dropout scales what it keeps by 1/(1 - p) = 2); "
+        "is it applied twice, or before the positions are added? / en modo entrenamiento con dropout 0.5, las "
+        "salidas conservadas de embed no son el doble de las de modo evaluación: el dropout actúa una vez, sobre "
+        "embedding * sqrt(d_model) + posiciones (nn.Dropout escala lo que conserva por 1/(1 - p) = 2); ¿se aplica "
+        "dos veces, o antes de sumar las posiciones?")
 
 
 def test_encode_runs_the_source_through_every_layer_and_the_final_norm():

@@ -125,6 +125,22 @@ def test_beam_search_stops_a_hypothesis_at_its_eos():
     )
 
 
+def test_sampling_with_top_k_1_is_greedy():
+    """Does sample_decode(top_k=1) pass top_k on to the sampler, so that it always takes the argmax?"""
+    g = torch.Generator().manual_seed(1)
+    got = sample_decode(BigramModel(TABLE), torch.ones(32, 3, dtype=torch.long), max_len=10, sos_id=SOS, eos_id=EOS,
+                        pad_id=PAD, top_k=1, generator=g).tolist()
+    assert got == [[A, EOS]] * 32, (
+        f"sample_decode(top_k=1) gave {len(set(map(tuple, got)))} different rows over 32 (first {_show(got[:1])}), "
+        f"expected {_show([[A, EOS]])} for every row: with top_k=1 only the most likely token may be drawn. Pass "
+        "temperature, top_k and top_p on to sample_next_token by name (sample_next_token(logits, "
+        "temperature=temperature, top_k=top_k, top_p=top_p, generator=generator)). / "
+        f"sample_decode(top_k=1) dio {len(set(map(tuple, got)))} filas distintas de 32 (la primera "
+        f"{_show(got[:1])}), se esperaba {_show([[A, EOS]])} en todas: con top_k=1 solo puede salir el token más "
+        "probable. Pasa temperature, top_k y top_p a sample_next_token por nombre."
+    )
+
+
 def test_finished_rows_are_filled_with_the_given_pad_id():
     """With pad_id=7 (not 0), do greedy, sampled and beam decoding all pad finished rows with 7?"""
     want = [[A, EOS, 7, 7], [A, A, A, EOS]]

@@ -143,5 +143,12 @@ def test_strategy_and_options_reach_decode(monkeypatch):
         f"translate(..., strategy='beam', max_len=20, beam_size=3) con model.config.max_len=6 llamó a decode con "
         f"{got}, se esperaba {want}: pasa strategy y las opciones extra (**decode_kwargs) a decode, y limita "
         "max_len a model.config.max_len.")
+    specials = {name: seen.get(name, default) for name, default in (("sos_id", 1), ("eos_id", 2), ("pad_id", 0))}
+    assert specials == {"sos_id": 1, "eos_id": 2, "pad_id": 0}, (
+        f"translate called decode with {specials}, expected the target vocabulary's ids sos_id=1, eos_id=2, "
+        "pad_id=0, in decode's order (model, src, strategy, max_len, sos_id, eos_id, pad_id); pass them by name. / "
+        f"translate llamó a decode con {specials}, se esperaban los ids del vocabulario de destino sos_id=1, "
+        "eos_id=2, pad_id=0, en el orden de decode (model, src, strategy, max_len, sos_id, eos_id, pad_id); "
+        "pásalos por nombre.")
     assert out == ["hola mundo"], (
         f"translate gave {out!r}, expected ['hola mundo']. / translate dio {out!r}, se esperaba ['hola mundo'].")

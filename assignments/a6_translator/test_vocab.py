@@ -120,6 +120,18 @@ def _decode_message(v, args, got, want, hint):
             f"decode({args}) es {got!r}, se esperaba {want!r}. {hint[1]}")
 
 
+def test_build_counts_every_occurrence():
+    """Does a word that repeats inside one sentence count each time it appears?"""
+    got = Vocab.build(["la la la tos", "tos"]).itos[4:]
+    assert got == ["la", "tos"], (
+        f"Vocab.build(['la la la tos', 'tos']).itos[4:] is {got}, expected ['la', 'tos']: 'la' appears 3 times "
+        "and 'tos' twice. Count every occurrence of a word, not the sentences it appears in (a set per sentence "
+        "counts each word once). / "
+        f"Vocab.build(['la la la tos', 'tos']).itos[4:] es {got}, se esperaba ['la', 'tos']: 'la' aparece 3 veces "
+        "y 'tos' dos. Cuenta cada aparición de una palabra, no las frases en las que aparece (un set por frase "
+        "cuenta cada palabra una sola vez).")
+
+
 def test_encode_and_decode():
     """Do unknown words encode as <unk>, and does decode drop <pad>, <sos> and <eos>?"""
     v = Vocab.build(CORPUS)
@@ -148,6 +160,12 @@ def test_encode_and_decode():
     assert got == "the cat <unk>", _decode_message(v, "[1, 4, 5, 3, 2, 0, 0]", got, "the cat <unk>", (
         "Drop <pad>, <sos> and <eos>, keep <unk> visible, join the words with one space.",
         "Quita <pad>, <sos> y <eos>, deja <unk> visible y une las palabras con un espacio."))
+    got = v.decode([4, 2, 5, 1, 6])
+    assert got == "the cat sat", _decode_message(v, "[4, 2, 5, 1, 6]", got, "the cat sat", (
+        "decode drops the special ids wherever they are and goes on: it does not stop at <eos> (cutting at the "
+        "first <eos> is translate's job).",
+        "decode quita los ids especiales dondequiera que estén y sigue: no se para en <eos> (cortar en el primer "
+        "<eos> es tarea de translate)."))
     got = v.decode(torch.tensor([4, 7]))
     assert got == "the dog", _decode_message(v, "torch.tensor([4, 7])", got, "the dog", (
         "decode must accept a 1-D tensor too (turn it into a list of ints first).",

@@ -282,6 +282,11 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                     "broadcasting)",
                     f"falta el eje de tamaño 1 de la dim {i} (keepdim=True, o unsqueeze({i}), lo conserva para el "
                     "broadcasting)")
+    if len(a) == len(e) == 2 and a == (e[0] - 1, e[1] + 1):
+        return ("one row fewer and one column more than expected: [1:] drops the first row (axis 0); to drop the "
+                "first column (such as the <sos> column) slice [:, 1:]",
+                "una fila menos y una columna más de lo esperado: [1:] quita la primera fila (eje 0); para quitar la "
+                "primera columna (como la de <sos>) usa [:, 1:]")
     if sorted(a) == sorted(e) and len(set(e)) > 1:
         return ("the right sizes in another order: two axes are swapped (a transpose or permute too many or too "
                 "few, or a batch_first left out)",

@@ -160,6 +160,47 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      *_TUPLE),
     ("TypeError", "'tuple' and",
      *_TUPLE),
+    (None, "must be a 3D tensor",
+     "torch.bmm takes 3-D tensors only, and attention may get more axes (batch, heads): use @ (torch.matmul), "
+     "which works over any leading axes",
+     "torch.bmm solo admite tensores 3-D, y la atención puede recibir más ejes (lote, cabezas): usa @ "
+     "(torch.matmul), que funciona con cualquier número de ejes delante"),
+    ("TypeError", "must be Tensor, not int",
+     "a torch function given a Python number where it takes a tensor (torch.sqrt(d_k) with an int d_k): use "
+     "math.sqrt for numbers, or make a tensor first",
+     "una función de torch recibe un número de Python donde espera un tensor (torch.sqrt(d_k) con d_k entero): usa "
+     "math.sqrt para números, o crea antes un tensor"),
+    ("TypeError", "must be Tensor, not float",
+     "a torch function given a Python number where it takes a tensor: use math functions for numbers, or make a "
+     "tensor first",
+     "una función de torch recibe un número de Python donde espera un tensor: usa las funciones de math para "
+     "números, o crea antes un tensor"),
+    ("TypeError", "not NoneType",
+     "None was passed where a tensor or a number is expected: a value that is None here (an argument left at its "
+     "default None or passed in another's place, attention's weights when need_weights=False, a function without "
+     "a return); check what you pass, by name where you can",
+     "se pasó None donde se espera un tensor o un número: un valor que aquí es None (un argumento que se quedó en "
+     "su valor por defecto None o se pasó en el lugar de otro, los pesos de la atención con need_weights=False, "
+     "una función sin return); revisa lo que pasas, por nombre donde puedas"),
+    # Raised by the course's reference code running beside the student's (a3 to a6), when
+    # the student's code hands it something of the wrong shape.
+    ("ValueError", "tokens must have shape (B",
+     "a tensor of token ids without its batch axis (or with one too many) reached the model: keep (B, S), e.g. "
+     "src[b:b + 1] instead of src[b], or unsqueeze(0)",
+     "un tensor de ids sin su eje de lote (o con uno de más) llegó al modelo: conserva (B, S), p. ej. src[b:b + 1] "
+     "en lugar de src[b], o unsqueeze(0)"),
+    ("ValueError", "logits must have shape (B, V)",
+     "sample_next_token takes (B, V) logits, one row per sentence: take the last position's, logits[:, -1, :]",
+     "sample_next_token recibe logits (B, V), una fila por frase: toma los de la última posición, logits[:, -1, :]"),
+    ("ValueError", "logits must be (B, T, V) and labels (B, T)",
+     "the loss takes (B, T, V) logits and (B, T) labels: the labels are the target shifted left, tgt[:, 1:], "
+     "and the decoder reads tgt[:, :-1]",
+     "la pérdida recibe logits (B, T, V) y etiquetas (B, T): las etiquetas son el destino desplazado a la "
+     "izquierda, tgt[:, 1:], y el decodificador lee tgt[:, :-1]"),
+    ("ValueError", "cannot decode past max_len",
+     "decoding asked for more positions than the positional table holds: cap the length at model.config.max_len",
+     "la decodificación pidió más posiciones de las que tiene la tabla posicional: limita la longitud a "
+     "model.config.max_len"),
     (None, "'NoneType' object",
      "a value is None where a result was expected: a function without a return (or a return inside an if or a "
      "loop that did not run), or the result of a list method that works in place (.sort(), .append(), "

@@ -156,6 +156,12 @@ def test_dropout_acts_on_the_hidden_layer_in_training_only():
         "x / con una entrada de ceros y dropout 0.5 en modo entrenamiento, las 20 posiciones dan la misma salida, "
         "así que el dropout nunca llega a las unidades ocultas: va tras la ReLU, sobre relu(linear1(x)), no sobre "
         "la entrada x")
+    silent = FeedForward(8, 64, dropout=0.0)
+    assert torch.equal(silent.train()(x), silent.eval()(x)), (
+        "FeedForward(8, 64, dropout=0.0) gives another output in training mode than in eval mode: a dropout acts "
+        "with a rate of its own. Build it from the argument, self.dropout = nn.Dropout(dropout) / "
+        "FeedForward(8, 64, dropout=0.0) da otra salida en modo entrenamiento que en modo evaluación: un dropout "
+        "actúa con una tasa propia. Créalo a partir del argumento, self.dropout = nn.Dropout(dropout)")
     zeros = (trained == 0).double().mean().item()
     assert zeros < 0.05, (
         f"{zeros:.0%} of the outputs are exactly 0 in training mode: dropout acts on the output of linear2; it "

@@ -158,4 +158,10 @@ MUTANTS = {
         must_fail=["Does attention match softmax(QKᵀ/√d_k)V for random shapes"],
         names="changes its caller's tensor in place",
     ),
+    "masked scores filled with math.inf (the sign left out)": Mutant(
+        "attention.py",
+        [('scores = scores.masked_fill(~mask, float("-inf"))', "scores = scores.masked_fill(~mask, math.inf)")],
+        must_fail=[TABLE, CAUSAL_RANDOM, PADDING],
+        names="filled with +inf",
+    ),
 }

@@ -176,4 +176,11 @@ MUTANTS = {
         must_fail=["Does forward add pe[:T]"],
         names="changes its caller's tensor in place",
     ),
+    "frequency base 100000 (a zero too many)": Mutant(
+        "positional.py",
+        [("torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)",
+          "torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(100000.0) / d_model)")],
+        must_fail=TABLES,
+        names="grow with base 1e+05 instead of 10000",
+    ),
 }

@@ -309,4 +309,10 @@ MUTANTS = {
         [("if not 0 <= i < len(self.itos):", "if i >= len(self.itos):")],
         must_fail=["Does encode map unknown words to <unk>"],
     ),
+    "collate returns the target batch first": Mutant(
+        "batching.py",
+        [("return src_batch, tgt_batch", "return tgt_batch, src_batch")],
+        must_fail=["Does collate stack"],
+        names="collate returns (target batch, source batch)",
+    ),
 }

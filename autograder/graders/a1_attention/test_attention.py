@@ -7,6 +7,7 @@ names the one they match. Draws always hold what shows each mistake: batched inp
 d_v != d_k, a hidden key in a row that still sees others, a query with no key at all.
 """
 
+import itertools
 import math
 import warnings
 
@@ -33,9 +34,9 @@ def _attend(q, k, v, mask=None, mistake=None):
     elif mistake == "mask after softmax":
         weights = scores.softmax(dim).masked_fill(~mask, 0.0)
     else:
-        filled = scores.masked_fill(mask if mistake == "mask inverted" else ~mask,
-                                    -1e9 if mistake == "finite fill" else float("-inf"))
-        if mistake in ("finite fill", "nan"):
+        fill = {"finite fill": -1e9, "plus inf": float("inf")}.get(mistake, float("-inf"))
+        filled = scores.masked_fill(mask if mistake == "mask inverted" else ~mask, fill)
+        if mistake in ("finite fill", "nan", "plus inf"):
             weights = filled.softmax(dim)
         else:  # as the reference: finite scores, then zero weights, for a query with no key
             has_key = mask.any(-1, keepdim=True)
@@ -71,6 +72,10 @@ MISTAKES = {
                     "relleno finito como -1e9 deja esa fila uniforme; dale pesos cero)"),
     "nan": ("a query with every key masked gives NaN (softmax over a row of -inf); give that row zero weights",
             "una consulta con todas las claves enmascaradas da NaN (softmax de una fila de -inf); dale pesos cero"),
+    "plus inf": ("the masked scores are filled with +inf: a masked key then takes all the weight (NaN where "
+                 "several are masked); fill them with float('-inf')",
+                 "las puntuaciones enmascaradas se rellenan con +inf: una clave enmascarada se lleva entonces todo el "
+                 "peso (NaN donde hay varias); rellénalas con float('-inf')"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
 }
@@ -158,7 +163,17 @@ def _causal_mistakes(Q, K, V):
     T = Q.size(0)
     causal = torch.ones(T, T).tril().bool()
     return ([checks.Mistake(en, es, output=lambda m=m: _attend(Q, K, V, m(T))[0].float()) for en, es, m in CAUSAL_MISTAKES]
-            + _mistakes(lambda key: _attend(Q, K, V, causal, key)[0].float()))
+            + _mistakes(lambda key: _attend(Q, K, V, causal, key)[0].float()) + _roles_mixed(Q, K, V, causal))
+
+
+def _roles_mixed(Q, K, V, causal):
+    """masked_self_attention passing its matrices to attention in the wrong roles, e.g. (Q, Q, V)."""
+    given = {"Q": Q, "K": K, "V": V}
+    return [checks.Mistake(
+        f"masked_self_attention passes ({', '.join(roles)}) as attention's (q, k, v); it must pass (Q, K, V)",
+        f"masked_self_attention pasa ({', '.join(roles)}) como (q, k, v) de la atención; debe pasar (Q, K, V)",
+        output=lambda roles=roles: _attend(*(given[r] for r in roles), causal)[0].float())
+        for roles in itertools.product("QKV", repeat=3) if roles != ("Q", "K", "V")]
 
 
 HARD_CODED = ("masked_self_attention returns the course table whatever the input (hard-coded values?)",

@@ -58,6 +58,11 @@ PADDING = {  # the ways padding_mask goes wrong: (en, es, mask of the tokens and
     "inverted": ("the padding mask is inverted: True must mark the real tokens (tokens != pad_id)",
                  "la máscara de relleno está invertida: True debe marcar los tokens reales (tokens != pad_id)",
                  lambda t, p: (t == p)[:, None, None, :]),
+    "greater": ("the padding mask keeps only the ids above pad_id (tokens > pad_id): the ids below it are real "
+                "words too; compare with tokens != pad_id",
+                "la máscara de relleno solo conserva los ids mayores que pad_id (tokens > pad_id): los menores también "
+                "son palabras reales; compara con tokens != pad_id",
+                lambda t, p: (t > p)[:, None, None, :]),
     "zero": ("the padding mask compares with 0 instead of pad_id",
              "la máscara de relleno compara con 0 en lugar de con pad_id",
              lambda t, p: (t != 0)[:, None, None, :]),
@@ -105,6 +110,11 @@ def test_target_mask(student, rng):
         checks.Mistake("target_mask ignores the padding: combine padding_mask & causal_mask",
                        "target_mask ignora el relleno: combina padding_mask & causal_mask",
                        output=lambda: _causal(T).expand(B, 1, T, T)),
+        checks.Mistake("target_mask puts the padding on the query axis, (B, 1, T, 1): the padded positions must be "
+                       "hidden as keys, so the padding mask keeps its shape (B, 1, 1, T)",
+                       "target_mask pone el relleno en el eje de las consultas, (B, 1, T, 1): las posiciones de "
+                       "relleno deben ocultarse como claves, así que la máscara de relleno conserva su forma (B, 1, 1, T)",
+                       output=lambda: (tokens != pad_id)[:, None, :, None] & _causal(T)),
         checks.Mistake("target_mask ignores causality: combine padding_mask & causal_mask",
                        "target_mask ignora la causalidad: combina padding_mask & causal_mask",
                        output=lambda: padding.expand(B, 1, T, T)),

@@ -1,6 +1,8 @@
 """Hidden graders for a3_blocks/positional.py."""
 
 
+import math
+
 import pytest
 import torch
 
@@ -9,13 +11,13 @@ from autograder.grading import checks
 PE = "positional.PositionalEncoding"
 
 
-def table(d_model, max_len, kind=None):
+def table(d_model, max_len, kind=None, base=10000.0):
     """The sinusoidal table, in float64, straight from the paper's formula; or the table
-    that the classic mistake ``kind`` builds instead."""
+    that the classic mistake ``kind`` builds instead (or one with another ``base``)."""
     pos = torch.arange(max_len, dtype=torch.float64)[:, None]
     two_i = torch.arange(0, d_model, 2, dtype=torch.float64) * {"i_not_2i": 0.5, "4i_not_2i": 2.0}.get(kind, 1.0)
     exponent = two_i / d_model * (-1 if kind == "positive_exponent" else 1)
-    angle = pos / {"base_1000": 1000.0}.get(kind, 10000.0) ** exponent
+    angle = pos / {"base_1000": 1000.0}.get(kind, base) ** exponent
     sin, cos = (angle.cos(), angle.sin()) if kind == "sin_cos_swapped" else (angle.sin(), angle.cos())
     if kind == "halves":
         return torch.cat([sin, cos], dim=1)
@@ -66,8 +68,30 @@ def check_table(actual, expected, what, atol, d_model, max_len, rows=slice(None)
         if found:
             raise failure.naming(found) from None
         positions = torch.arange(max_len, dtype=torch.float64)[rows]
-        raise failure.shaped(_columns(found_rows.reshape(-1, len(positions), d_model), positions, d_model,
-                                      table(d_model, max_len))) from None
+        found_rows = found_rows.reshape(-1, len(positions), d_model)
+        raise failure.shaped(_other_base(found_rows[0], positions, d_model, max_len)
+                             or _columns(found_rows, positions, d_model, table(d_model, max_len))) from None
+
+
+def _other_base(rows, positions, d_model, max_len):
+    """The paper's table with another base than 10000, read off the slowest-but-one sine
+    (column 2, sin(pos / base^(2/d_model))) at position 1, when the whole table fits it."""
+    at_one = (positions == 1).nonzero().flatten()
+    if d_model < 4 or not len(at_one) or not 0 < rows[at_one[0], 2].item() < 1:
+        return None
+    base = math.asin(rows[at_one[0], 2].item()) ** (-d_model / 2)
+    near = positions < 64
+    if not (1.5 < base < 1e12) or abs(base - 10000) < 1 or bool(
+            ((rows[near] - table(d_model, max_len, base=base)[positions.long()][near]).abs() > 2e-3).any()):
+        return None
+    why = (" (math.log10 where the natural log belongs: e^log10(10000) = e^4 = 54.6)",
+           " (math.log10 donde va el logaritmo natural: e^log10(10000) = e^4 = 54,6)") if abs(base - math.e ** 4) < 1 \
+        else ("", "")
+    return (f"the wavelengths grow with base {base:.4g} instead of 10000: pos / {base:.4g}^(2i/d_model){why[0]}; "
+            "the frequencies are exp(-2i * math.log(10000.0) / d_model)",
+            f"las longitudes de onda crecen con base {checks.fmt(base, '.4g', 'es')} en lugar de 10000: "
+            f"pos / {checks.fmt(base, '.4g', 'es')}^(2i/d_model){why[1]}; las frecuencias son "
+            "exp(-2i * math.log(10000.0) / d_model)")
 
 
 def _column_kind(values, positions, d_model, wanted):
@@ -192,6 +216,11 @@ def test_forward_adds_positions(student, rng):
                            output=lambda: (x.double() + pe[:B]).float()),
             checks.Mistake("forward returns the table rows without adding x", "forward devuelve las filas de la tabla sin sumar x",
                            output=lambda: pe[:T].float().expand(B, T, d_model)),
+            checks.Mistake("forward adds the table in the sequence-first layout, pe[:T].unsqueeze(1) of shape (T, 1, "
+                           "d_model): here x is (B, T, d_model), batch first, so add pe[:T] (it broadcasts over B)",
+                           "forward suma la tabla en el formato secuencia primero, pe[:T].unsqueeze(1) de forma (T, 1, "
+                           "d_model): aquí x es (B, T, d_model), lote primero, así que suma pe[:T] (se difunde sobre B)",
+                           output=lambda: (x.double() + pe[:T].unsqueeze(1)).float()),
             checks.Mistake("forward scales x by sqrt(d_model): that belongs to the Transformer's embedding, not here",
                            "forward escala x por sqrt(d_model): eso corresponde al embedding del Transformer, no aquí",
                            output=lambda: (x.double() * d_model ** 0.5 + pe[:T]).float()),

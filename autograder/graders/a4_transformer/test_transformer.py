@@ -139,7 +139,10 @@ def _check_logits(student, rng, **overrides):
     for name, p in model.named_parameters():
         got = grads.get(name)
         try:
-            checks.close(got, p.grad, f"gradient of the logits w.r.t. {name}", atol=1e-8, rtol=1e-5)
+            # float32 tables (positions, masks) inside a float64 model are allowed: their rounding,
+            # ~1e-7 relative, reaches the logits within ATOL and the gradients within this.
+            checks.close(got, p.grad, f"gradient of the logits w.r.t. {name}",
+                         atol=1e-5 * p.grad.abs().max().item() + 1e-9, rtol=1e-4)
         except checks.CheckFailure as failure:
             raise failure.shaped(shapes.gradient(got, p.grad, True, name), replace=True) from None
     return report

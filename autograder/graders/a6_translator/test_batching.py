@@ -75,5 +75,6 @@ def test_collate_pads_on_the_right(student, rng):
     except checks.CheckFailure as failure:
         raise variants.named(failure, got, [
             variants.mistake(*variants.LEFT_PADDED, lambda: variants.collate(batch, pad_id, right=False)),
-            variants.mistake(*variants.PAD_ZERO, lambda: variants.collate(batch, 0))],
+            variants.mistake(*variants.PAD_ZERO, lambda: variants.collate(batch, 0)),
+            variants.mistake(*variants.PAIR_SWAPPED, lambda: variants.collate(batch, pad_id)[::-1])],
             lambda a, m: all(isinstance(x, torch.Tensor) and torch.equal(x, y) for x, y in zip(a, m))) from None

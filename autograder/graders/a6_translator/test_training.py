@@ -46,6 +46,25 @@ FIT_RUNNING = ("fit's list of batch losses is never emptied between epochs, so e
                "de todos los lotes hasta entonces: empieza una lista (o suma) nueva al principio de cada época")
 
 
+FIT_LISTS = ("fit returns each epoch's list of batch losses: each entry must be one number, their mean "
+             "(sum(losses) / len(losses))",
+             "fit devuelve la lista de pérdidas de los lotes de cada época: cada entrada debe ser un número, su media "
+             "(sum(pérdidas) / len(pérdidas))")
+FIT_RESET = ("fit's history is created anew inside the epoch loop, so only the last epoch is left: create the list "
+             "once, before the loop",
+             "el historial de fit se crea de nuevo dentro del bucle de épocas, así que solo queda la última: crea la "
+             "lista una vez, antes del bucle")
+
+
+def _history_shape(history, epochs) -> checks.Mistake | None:
+    """What a history of the wrong length or kind says about fit's loop."""
+    if isinstance(history, list) and history and all(isinstance(h, list) for h in history):
+        return checks.Mistake(*FIT_LISTS)
+    if isinstance(history, list) and len(history) == 1 and epochs > 1:
+        return checks.Mistake(*FIT_RESET)
+    return None
+
+
 def _running_mean():
     """A ``reduce`` for ``run`` that, like FIT_RUNNING, averages every loss seen so far."""
     seen = []
@@ -273,10 +292,11 @@ def test_fit(student, rng):
     want, state = run(watched=watched)
     what = f"fit(model, 3 batches, SGD(momentum=0.9), epochs={epochs}, label_smoothing={eps})"
     history = out["history"]
+    shape = _history_shape(history, epochs)
     try:
-        checks.expect(isinstance(history, list) and len(history) == epochs,
+        checks.expect(isinstance(history, list) and len(history) == epochs and shape is None,
                       f"{what} must return a list of {epochs} losses, got {history!r:.80}",
-                      f"{what} debe devolver una lista de {epochs} pérdidas")
+                      f"{what} debe devolver una lista de {epochs} pérdidas", mistake=shape)
         for e, (got, loss) in enumerate(zip(history, want)):
             checks.close_number(got, loss, f"{what}: mean loss of epoch {e + 1}", atol=1e-9, rtol=1e-7)
         for name, p in state.items():

@@ -109,6 +109,23 @@ def test_build_counts_and_orders(student, rng):
                   f"Vocab.build(..., min_freq=0) debe lanzar ValueError, {'lanzó ' + error['type'] if error else 'devolvió un valor'}")
 
 
+def _framing(framed, plain) -> checks.Mistake | None:
+    """The ids that encode(..., add_sos_eos=True) puts around right ids, when they are not
+    <sos>=1 first and <eos>=2 last."""
+    if not all(isinstance(f, list) and len(f) == len(p) + 2 and f[1:-1] == p for f, p in zip(framed, plain)):
+        return None
+    ends = {(f[0], f[-1]) for f in framed}
+    if len(ends) != 1 or ends == {(1, 2)}:
+        return None
+    (first, last), = ends
+    names = dict(enumerate(SPECIALS))
+    got = f"{names.get(first, first)}={first} ... {names.get(last, last)}={last}"
+    return checks.Mistake(f"encode(..., add_sos_eos=True) frames the ids as {got}; it must be <sos>=1 first and "
+                          "<eos>=2 last",
+                          f"encode(..., add_sos_eos=True) enmarca los ids como {got}; debe ser <sos>=1 al principio y "
+                          "<eos>=2 al final")
+
+
 def _unchecked_id(bad: int, size: int, error: dict | None) -> checks.Mistake:
     """What decode's answer to an id outside 0..size-1 says about its check."""
     if error is not None and error["type"] == "IndexError":
@@ -152,6 +169,10 @@ def test_encode_and_decode(student, rng):
             checks.plain_equal(out[f"d{i}"], v.decode(ids), f"decode({ids})")
         checks.plain_equal(out["dt"], v.decode(tensor_ids), f"decode(tensor({tensor_ids.tolist()}))")
     except checks.CheckFailure as failure:
+        framing = _framing([out[f"s{i}"] for i in range(6)], [v.encode(s) for s in sentences])
+        if framing:
+            raise failure.naming(framing) from None
+
         def encodes(keep_unknown):
             return ([out[f"e{i}"] for i in range(6)] + [out[f"s{i}"] for i in range(6)]
                     == [variants.encode(v.stoi, s, keep_unknown=keep_unknown) for s in sentences]

@@ -154,6 +154,10 @@ PAD_ZERO = ("collate fills with 0 instead of the pad_id it is given",
             "collate rellena con 0 en lugar del pad_id que recibe")
 
 
+PAIR_SWAPPED = ("collate returns (target batch, source batch): return them in the order (src, tgt)",
+                "collate devuelve (lote de destino, lote de origen): devuélvelos en el orden (src, tgt)")
+
+
 def collate(batch, pad_id, *, right=True):
     out = []
     for side in (0, 1):
@@ -244,7 +248,7 @@ EMPTY_DECODED = ('translate sends the sentences that are empty after cleaning to
 
 
 def translate(model, lines, sv, tv, strategy="greedy", max_len=50, *, cleaner=clean, keep_unknown=True,
-              truncate=True, eval_mode=True, keep_empty=True, cap=True, decode_empty=False, **kw):
+              truncate=True, eval_mode=True, keep_empty=True, cap=True, decode_empty=False, specials=(1, 2, 0), **kw):
     """The reference translate with switches; ``model`` is left in the mode it had."""
     decode_fn = reference.load("decoding").decode
     limit = model.config.max_len
@@ -261,7 +265,7 @@ def translate(model, lines, sv, tv, strategy="greedy", max_len=50, *, cleaner=cl
         model.train(not eval_mode)
         try:
             with torch.no_grad():
-                out = decode_fn(model, src, strategy, min(max_len, limit) if cap else max_len, 1, 2, 0, **kw)
+                out = decode_fn(model, src, strategy, min(max_len, limit) if cap else max_len, *specials, **kw)
         finally:
             model.train(was)
         for b, i in enumerate(rows):
@@ -273,12 +277,18 @@ def translate(model, lines, sv, tv, strategy="greedy", max_len=50, *, cleaner=cl
     return results if keep_empty else [r for r, ids in zip(results, encoded) if ids]
 
 
+SPECIALS_SWAPPED = ("translate passes the special ids to decode in the wrong order: it is decode(model, src, strategy, "
+                    "max_len, sos_id, eos_id, pad_id), pass them by name where you can",
+                    "translate pasa los ids especiales a decode en otro orden: es decode(model, src, strategy, "
+                    "max_len, sos_id, eos_id, pad_id), pásalos por nombre donde puedas")
+
 TRANSLATE_SWITCHES = [  # (mistake, translate() switches); a mistake may come in several forms
     (NO_CLEAN, {"cleaner": lambda s: s}), (NO_TRUNCATE, {"truncate": False}), (NO_EVAL, {"eval_mode": False}),
     (DROPS_EMPTY, {"keep_empty": False}), (DROPS_EMPTY, {"keep_empty": "results"}),
     (UNKNOWN_DROPPED, {"keep_unknown": False}), (EMPTY_DECODED, {"decode_empty": True}),
     (CLEAN["lower"], {"cleaner": lambda s: clean(s, lower=False)}),
     (CLEAN["spaced"], {"cleaner": lambda s: clean(s, spaced=False)}),
+    *((SPECIALS_SWAPPED, {"specials": order}) for order in ((2, 1, 0), (1, 0, 2), (0, 2, 1))),
 ]
 
 
