@@ -49,6 +49,11 @@ def _reference_encode(tokens):
     return model.encode(tokens)
 
 
+def _index_with_broadcast_mask():
+    scores = torch.zeros(2, 4, 4, 8)
+    scores[torch.ones(2, 1, 1, 8, dtype=torch.bool)] = float("-inf")
+
+
 def _none_subscripted():
     result = [3, 1].sort()
     return result[0]
@@ -110,6 +115,13 @@ REAL_ERRORS = {
     "torch.sqrt of an int": (lambda: torch.sqrt(4), "math.sqrt"),
     "None into dropout": (lambda: torch.nn.functional.dropout(None), "None was passed"),
     "a sentence without its batch axis": (lambda: _reference_encode(torch.tensor([3, 4, 5])), "src[b:b + 1]"),
+    "stack of unequal sentences": (lambda: torch.stack([torch.ones(2), torch.ones(3)]), "pad them first"),
+    "dim given a range": (lambda: torch.ones(2, 3).mean(dim=range(-1, 0), keepdim=True), "tuple(range"),
+    "boolean indexing with a broadcast mask": (_index_with_broadcast_mask, "masked_fill"),
+    "cross_entropy(labels, logits)": (lambda: torch.nn.functional.cross_entropy(
+        torch.zeros(4, dtype=torch.long), torch.zeros(4, 3)), "swapped"),
+    "a replacement without its group": (lambda: __import__("re").sub("[?!]", r" \1 ", "a?"), "does not capture"),
+    "float token ids": (lambda: nn.Embedding(5, 2)(torch.ones(1, 2)), "torch.long"),
     "mismatched matmul": (lambda: torch.zeros(2, 3) @ torch.zeros(2, 3), ""),
 }
 

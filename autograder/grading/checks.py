@@ -175,10 +175,13 @@ def _kind(value) -> str:
 def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
     """``value`` if it is a tensor of the given shape and dtype, else a CheckFailure."""
     if not isinstance(value, torch.Tensor):
-        raise CheckFailure(
+        failure = CheckFailure(
             f"{what}: expected a tensor, got {_kind(value)}",
             f"{what}: se esperaba un tensor, se obtuvo {_kind(value)}",
         )
+        if isinstance(value, list) and value and isinstance(value[0], torch.Tensor):
+            raise failure.naming(SEVERAL_RETURNED)
+        raise failure
     if shape is not None and tuple(value.shape) != tuple(shape):
         raise CheckFailure(
             f"{what}: expected shape {tuple(shape)}, got {tuple(value.shape)}",
@@ -193,13 +196,26 @@ def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
     return value
 
 
+SEVERAL_RETURNED = Mistake(
+    "several values are returned where one tensor belongs: a result such as attention's (output, weights) is "
+    "passed on or returned whole; take the value you need (out, _ = ...)",
+    "se devuelven varios valores donde va un solo tensor: un resultado como el (salida, pesos) de la atención se "
+    "pasa o se devuelve entero; toma el valor que necesitas (out, _ = ...)")
+ONE_RETURNED = Mistake(
+    "one tensor is returned where a pair belongs: return both values, (output, weights), even when the caller "
+    "ignores the second (weights may be None when need_weights=False)",
+    "se devuelve un tensor donde va un par: devuelve los dos valores, (salida, pesos), aunque quien llama ignore el "
+    "segundo (los pesos pueden ser None con need_weights=False)")
+
+
 def pair(value, what: str) -> list:
     """A result that must be a 2-tuple, e.g. ``(output, weights)``."""
     if not isinstance(value, list) or len(value) != 2:
-        raise CheckFailure(
+        failure = CheckFailure(
             f"{what}: expected a pair (tuple of 2 values), got {_kind(value)}",
             f"{what}: se esperaba un par (tupla de 2 valores), se obtuvo {_kind(value)}",
         )
+        raise failure.naming(ONE_RETURNED) if isinstance(value, torch.Tensor) else failure
     return value
 
 

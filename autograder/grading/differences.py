@@ -201,6 +201,13 @@ def explain(actual, expected) -> Found:
     differing item."""
     if isinstance(actual, str) and isinstance(expected, str):
         return _text(actual, expected) if actual != expected else None
+    if isinstance(actual, list) and isinstance(expected, str) and all(isinstance(w, str) for w in actual):
+        if " ".join(actual) == expected:
+            return ("a list of words where one string belongs: join them, \" \".join(words)",
+                    "una lista de palabras donde va una cadena: únelas, \" \".join(palabras)")
+        return None
+    if isinstance(actual, dict) and isinstance(expected, dict):
+        return _shifted_ids(actual, expected)
     if not (isinstance(actual, list) and isinstance(expected, (list, tuple))):
         return None
     expected = list(expected)
@@ -218,6 +225,24 @@ def explain(actual, expected) -> Found:
             inner = explain(a, e)
             return inner and (f"at [{i}]: {inner[0]}", f"en [{i}]: {inner[1]}")
     return None
+
+
+def _shifted_ids(actual: dict, expected: dict) -> Found:
+    """A table (word -> id) whose ids, all of them or one group, are off by the same number."""
+    if set(actual) != set(expected) or not all(isinstance(v, int) for v in (*actual.values(), *expected.values())):
+        return None
+    off = {key: actual[key] - expected[key] for key in expected if actual[key] != expected[key]}
+    if not off or len(set(off.values())) != 1:
+        return None
+    k = next(iter(off.values()))
+    every = len(off) == len(expected)
+    keys = _quoted(sorted(off, key=expected.get)[:4])
+    which_en, which_es = ("every id is", "cada id está desplazado") if every else (
+        f"the ids of {keys} are", f"los ids de {keys} están desplazados")
+    return (f"{which_en} off by {k:+d}: ids count from 0 in the order of itos (enumerate(itos), not enumerate(itos, "
+            f"1) or len(...) + 1)",
+            f"{which_es} en {k:+d}: los ids cuentan desde 0 en el orden de itos (enumerate(itos), no "
+            f"enumerate(itos, 1) ni len(...) + 1)")
 
 
 def explain_ids(actual, expected: torch.Tensor) -> Found:
@@ -282,6 +307,13 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                     "broadcasting)",
                     f"falta el eje de tamaño 1 de la dim {i} (keepdim=True, o unsqueeze({i}), lo conserva para el "
                     "broadcasting)")
+    squeezed_a, squeezed_e = tuple(s for s in a if s != 1), tuple(s for s in e if s != 1)
+    if len(a) > len(e) and squeezed_a == squeezed_e and a[len(a) - len(e):] == e:
+        extra = len(a) - len(e)
+        return (f"{extra} extra leading axes of size 1 (shape {a} instead of {e}): return the shape asked for and "
+                "let broadcasting add those axes where the result is used",
+                f"{extra} ejes iniciales de tamaño 1 de más (forma {a} en lugar de {e}): devuelve la forma pedida y "
+                "deja que el broadcasting añada esos ejes donde se use el resultado")
     if len(a) == len(e) == 2 and a == (e[0] - 1, e[1] + 1):
         return ("one row fewer and one column more than expected: [1:] drops the first row (axis 0); to drop the "
                 "first column (such as the <sos> column) slice [:, 1:]",

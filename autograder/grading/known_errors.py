@@ -201,6 +201,58 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "decoding asked for more positions than the positional table holds: cap the length at model.config.max_len",
      "la decodificación pidió más posiciones de las que tiene la tabla posicional: limita la longitud a "
      "model.config.max_len"),
+    ("ValueError", "strategy must be one of",
+     "decode got something else than a strategy name in its place: its order is decode(model, src, strategy, "
+     "max_len, sos_id, eos_id, pad_id); pass strategy= and max_len= by name",
+     "decode recibió otra cosa que un nombre de estrategia en su lugar: su orden es decode(model, src, strategy, "
+     "max_len, sos_id, eos_id, pad_id); pasa strategy= y max_len= por nombre"),
+    # Raised by the graders' harness when it cannot load the reference's weights into the
+    # student's module: the names or the shapes of its parameters differ from the stub's.
+    (None, "has no parameter named",
+     "the module has no parameter of the name the stub gives it (such as linear1.weight or w_q.weight): keep the "
+     "stub's attribute names, each layer an attribute of its own (not inside an nn.Sequential), so that weights "
+     "can be loaded into it",
+     "el módulo no tiene un parámetro con el nombre que le da el esqueleto (como linear1.weight o w_q.weight): "
+     "conserva los nombres de atributo del esqueleto, cada capa un atributo propio (no dentro de un "
+     "nn.Sequential), para que se le puedan cargar pesos"),
+    (None, "' has shape (",
+     "a parameter of another shape than the stub's: nn.Linear(in_features, out_features) maps in to out and "
+     "stores its weight as (out, in); check each layer's sizes (linear1 = nn.Linear(d_model, d_ff))",
+     "un parámetro de otra forma que la del esqueleto: nn.Linear(in_features, out_features) va de in a out y "
+     "guarda su peso como (out, in); revisa los tamaños de cada capa (linear1 = nn.Linear(d_model, d_ff))"),
+    (None, "keep the names from the stub",
+     "a class, function, attribute or method the graders use has another name in your code: keep the stub's names",
+     "una clase, función, atributo o método que usan las pruebas tiene otro nombre en tu código: conserva los "
+     "nombres del esqueleto"),
+    (None, "does not match the shape of the indexed tensor",
+     "boolean indexing (x[mask] = value) needs a mask of x's whole shape, while attention masks only broadcast: "
+     "use x.masked_fill(~mask, float('-inf')), which broadcasts",
+     "la indexación booleana (x[mask] = valor) necesita una máscara de la forma completa de x, y las máscaras de "
+     "atención solo se difunden: usa x.masked_fill(~mask, float('-inf')), que sí difunde"),
+    (None, "must be tuple of ints, not range",
+     "dim= takes a tuple of ints, not a range: tuple(range(-n, 0))",
+     "dim= recibe una tupla de ints, no un range: tuple(range(-n, 0))"),
+    (None, "to have one of the following scalar types: Long, Int",
+     "token ids must be integers (torch.long): torch.ones, torch.zeros and torch.full make floats unless given "
+     "dtype=torch.long",
+     "los ids de tokens deben ser enteros (torch.long): torch.ones, torch.zeros y torch.full crean floats salvo "
+     "con dtype=torch.long"),
+    (None, "stack expects each tensor to be equal size",
+     "torch.stack needs tensors of one size, and sentences differ in length: pad them first "
+     "(pad_sequence(..., batch_first=True, padding_value=pad_id), or a tensor full of pad_id filled row by row)",
+     "torch.stack necesita tensores de un mismo tamaño, y las frases tienen longitudes distintas: rellénalas antes "
+     "(pad_sequence(..., batch_first=True, padding_value=pad_id), o un tensor lleno de pad_id rellenado fila a "
+     "fila)"),
+    (None, "not implemented for 'Long'",
+     "a floating-point operation got integer tensors: are two arguments swapped? (F.cross_entropy(logits, labels): "
+     "the float logits first, the int64 labels second)",
+     "una operación de coma flotante recibió tensores enteros: ¿hay dos argumentos intercambiados? "
+     "(F.cross_entropy(logits, etiquetas): primero los logits float, después las etiquetas int64)"),
+    (None, "invalid group reference",
+     "a replacement refers to a group (\\1) that its pattern does not capture: wrap the characters in parentheses, "
+     "f\"([{PUNCTUATION}])\", and write the replacement as a raw string, r\" \\1 \"",
+     "un reemplazo se refiere a un grupo (\\1) que su patrón no captura: pon los caracteres entre paréntesis, "
+     "f\"([{PUNCTUATION}])\", y escribe el reemplazo como cadena cruda, r\" \\1 \""),
     (None, "'NoneType' object",
      "a value is None where a result was expected: a function without a return (or a return inside an if or a "
      "loop that did not run), or the result of a list method that works in place (.sort(), .append(), "
@@ -319,6 +371,17 @@ REFUSED_VALID_ARGUMENTS = (
     "of your own check, e.g. d_model % num_heads != 0, not num_heads % d_model",
     "el constructor rechazó argumentos válidos (los valores de ejemplo del propio ejercicio): revisa la condición "
     "de tu comprobación, p. ej. d_model % num_heads != 0, no num_heads % d_model")
+
+# The same, raised by the student's own code elsewhere: the graders call it only with
+# arguments the exercise allows, unless a test asks for the error (those never come here).
+REFUSED_BY_OWN_CHECK = (
+    "your own code raised this for arguments the exercise allows (the graders pass only valid values here): "
+    "check the condition of your check and its boundary (top_k < 1, not top_k <= 1: < and <= are not the same "
+    "check)",
+    "tu propio código lanzó esto con argumentos que el ejercicio permite (aquí las pruebas solo pasan valores "
+    "válidos): revisa la condición de tu comprobación y su límite (top_k < 1, no top_k <= 1: < y <= no son la "
+    "misma comprobación)")
+
 
 def explain(kind: str, message: str, quote: bool = True) -> tuple[str, str] | None:
     """The usual cause of an error of type ``kind`` with ``message``, or None; ``quote``:

@@ -184,7 +184,8 @@ class Redaction:
                  "tasks": (kind == "BlockingIOError" and "Resource temporarily unavailable" in raw)
                  or (kind == "RuntimeError" and "can't start new thread" in raw),
                  "known": known_errors.explain(kind, raw, quote=False) if self.beside_reference
-                 else known_errors.explain(kind, message)}
+                 else known_errors.explain(kind, message),
+                 "own": error.get("own") is True}
         step = text(error.get("target"), 120)
         if step in steps:  # the script step that raised; "$vocab.encode" reads "vocab.encode"
             found["target"] = step.lstrip("$")

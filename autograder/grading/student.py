@@ -229,6 +229,8 @@ class Student:
         known = error.get("known")
         if known is None and kind in ("ValueError", "AssertionError") and where.endswith(" in __init__"):
             known = known_errors.REFUSED_VALID_ARGUMENTS
+        elif known is None and kind in ("ValueError", "AssertionError", "IndexError") and error.get("own"):
+            known = known_errors.REFUSED_BY_OWN_CHECK
         if self.redaction.beside_reference and not message:
             return CheckFailure(
                 f"{target} raised {kind}{at}; its message is not shown because reference code runs beside "

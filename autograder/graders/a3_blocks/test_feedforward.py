@@ -24,6 +24,8 @@ def reference(state, x, kind=None):
     """linear2(ReLU(linear1(x))), or what the classic mistake ``kind`` computes instead."""
     hidden = x @ state["linear1.weight"].T + state["linear1.bias"]
     hidden = ACTIVATIONS.get(kind, torch.relu)(hidden)
+    if kind == "no_linear2":
+        return hidden
     out = hidden @ state["linear2.weight"].T + state["linear2.bias"]
     return torch.relu(out) if kind == "relu_on_output" else out
 
@@ -38,6 +40,10 @@ MISTAKES = {
              "GELU en vez de ReLU entre las dos capas lineales (la FFN del artículo usa max(0, ·))"),
     "no_activation": ("no ReLU between linear1 and linear2",
                       "falta la ReLU entre linear1 y linear2"),
+    "no_linear2": ("linear2 is never applied: the block returns the hidden layer (B, T, d_ff); return "
+                   "linear2(dropout(relu(linear1(x)))), of shape (B, T, d_model)",
+                   "linear2 nunca se aplica: el bloque devuelve la capa oculta (B, T, d_ff); devuelve "
+                   "linear2(dropout(relu(linear1(x)))), de forma (B, T, d_model)"),
     "relu_on_output": ("a ReLU after linear2 as well: the output must be able to be negative",
                        "una ReLU también tras linear2: la salida debe poder ser negativa"),
 }

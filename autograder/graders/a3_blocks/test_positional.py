@@ -221,6 +221,9 @@ def test_forward_adds_positions(student, rng):
                            "forward suma la tabla en el formato secuencia primero, pe[:T].unsqueeze(1) de forma (T, 1, "
                            "d_model): aquí x es (B, T, d_model), lote primero, así que suma pe[:T] (se difunde sobre B)",
                            output=lambda: (x.double() + pe[:T].unsqueeze(1)).float()),
+            checks.Mistake("forward multiplies x by the table: the positions are added, x + pe[:T] (section 3.5)",
+                           "forward multiplica x por la tabla: las posiciones se suman, x + pe[:T] (sección 3.5)",
+                           output=lambda: (x.double() * pe[:T]).float()),
             checks.Mistake("forward scales x by sqrt(d_model): that belongs to the Transformer's embedding, not here",
                            "forward escala x por sqrt(d_model): eso corresponde al embedding del Transformer, no aquí",
                            output=lambda: (x.double() * d_model ** 0.5 + pe[:T]).float()),

@@ -135,8 +135,10 @@ SOURCE_UNCUT = ("TranslationDataset does not cut the source to its first max_len
                 "TranslationDataset no recorta el origen a sus primeros max_len ids")
 
 
-def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_src=True, keep_unknown=True):
+def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_src=True, keep_unknown=True,
+         swapped=False):
     """(src ids, tgt ids) of one TranslationDataset item, as lists."""
+    pair = pair[::-1] if swapped else pair
     src = encode(src_stoi, pair[0], keep_unknown=keep_unknown)
     tgt = encode(tgt_stoi, pair[1], add_sos_eos=True, keep_unknown=keep_unknown)
     if not eos:
@@ -147,6 +149,11 @@ def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_
             tgt = tgt[:max_len - 1] + [2] if cut_eos else tgt[:max_len]
     return src, tgt
 
+
+PAIR_READ_SWAPPED = ("TranslationDataset reads each pair as (target, source): the pairs are (English, Spanish), "
+                     "src, tgt = pairs[i]",
+                     "TranslationDataset lee cada par como (destino, origen): los pares son (inglés, español), "
+                     "src, tgt = pairs[i]")
 
 LEFT_PADDED = ("collate pads on the left; the padding goes after each sentence (on the right)",
                "collate rellena por la izquierda; el relleno va después de cada frase (a la derecha)")

@@ -389,11 +389,13 @@ def describe(exc: BaseException, roots: list[str]) -> dict:
         message = str(exc)
     except Exception:  # a student exception whose __str__ fails
         message = ""
-    where = ""
+    where, own = "", False
     for frame in traceback.extract_tb(exc.__traceback__):
-        if any(frame.filename.startswith(root) for root in roots):
+        own = any(frame.filename.startswith(root) for root in roots)
+        if own:
             where = f"{Path(frame.filename).name}:{frame.lineno} in {frame.name}"
-    return {"type": type(exc).__name__, "message": message[:500], "where": where}
+    # own: the innermost frame is the student's, so their code raised it (a check of their own)
+    return {"type": type(exc).__name__, "message": message[:500], "where": where, "own": own}
 
 
 def handle(request: dict, roots: list[str], resolve=import_target) -> dict:
