@@ -11,6 +11,9 @@ chosen by a phrase of the message, so what it can carry out of the student's pro
 which of these few entries matched (a few bits, as the exception's type already is),
 never any text of that process. An explanation that quotes the message (``KeyError``'s
 key) quotes it only where the message is shown anyway.
+
+Over 350 lines: one table, read in order (the first match wins), whose entries are short
+texts in two languages; kept in one place so that what may cross the redaction is one list.
 """
 
 from __future__ import annotations
