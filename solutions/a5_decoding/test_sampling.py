@@ -177,31 +177,36 @@ def test_draws_follow_softmax_of_logits_over_temperature():
     )
 
 
+def _top_p_draws(probs, top_p):
+    """The set of tokens 1000 draws of sample_next_token(top_p=top_p) give from ``probs``."""
+    logits = torch.tensor([probs]).log().repeat(1000, 1)
+    return set(sample_next_token(logits, top_p=top_p, generator=torch.Generator().manual_seed(2)).tolist())
+
+
+def _top_p_message(probs, top_p, got, want, why, hint, when):
+    en, es = hint if got == when else ("", "")
+    shown_es = str(probs).replace(".", ",")
+    return (f"top_p={top_p} with probabilities {probs}: 1000 draws gave the tokens {sorted(got)}, expected exactly "
+            f"{sorted(want)} ({why[0]}).{en} / "
+            f"top_p={str(top_p).replace('.', ',')} con probabilidades {shown_es}: 1000 muestras dieron los tokens "
+            f"{sorted(got)}, se esperaba exactamente {sorted(want)} ({why[1]}).{es}")
+
+
 def test_top_p_keeps_tokens_in_their_places():
-    """With probabilities [0.2, 0.5, 0.3] (not sorted) and top_p=0.6, are only tokens 1 and 2 drawn?"""
-    logits = torch.tensor([[0.2, 0.5, 0.3]]).log().repeat(1000, 1)
-    got = set(sample_next_token(logits, top_p=0.6, generator=torch.Generator().manual_seed(2)).tolist())
-    hint = ((" Tokens 0 and 1 are the first two of the sorted order: after filtering the sorted logits, scatter "
-             "them back to the tokens' own positions (or filter a copy in the original order).",
-             " Los tokens 0 y 1 son los dos primeros del orden ordenado: tras filtrar los logits ordenados, "
-             "devuélvelos a las posiciones de sus tokens (o filtra una copia en el orden original).")
-            if got == {0, 1} else ("", ""))
-    assert got == {1, 2}, (
-        f"top_p=0.6 with probabilities [0.2, 0.5, 0.3]: 1000 draws gave the tokens {sorted(got)}, expected exactly "
-        f"[1, 2] (0.5 + 0.3 reaches 0.6).{hint[0]} / "
-        f"top_p=0.6 con probabilidades [0.2, 0.5, 0.3]: 1000 muestras dieron los tokens {sorted(got)}, se esperaba "
-        f"exactamente [1, 2] (0,5 + 0,3 alcanza 0,6).{hint[1]}"
-    )
-    logits = torch.tensor([[0.3, 0.1, 0.6]]).log().repeat(1000, 1)
-    got = set(sample_next_token(logits, top_p=0.5, generator=torch.Generator().manual_seed(2)).tolist())
-    hint = ((" The running sum must follow the sorted order (0.6, then 0.3, then 0.1): summed in the vocabulary's "
-             "order (0.3, 0.1, 0.6) it never reaches 0.5 before the last token, so nothing is removed.",
-             " La suma acumulada debe seguir el orden ordenado (0,6, luego 0,3, luego 0,1): sumada en el orden del "
-             "vocabulario (0,3, 0,1, 0,6) no llega a 0,5 antes del último token, así que no se quita nada.")
-            if got == {0, 1, 2} else ("", ""))
-    assert got == {2}, (
-        f"top_p=0.5 with probabilities [0.3, 0.1, 0.6]: 1000 draws gave the tokens {sorted(got)}, expected only "
-        f"[2] (0.6, the most likely token, reaches 0.5 alone).{hint[0]} / "
-        f"top_p=0.5 con probabilidades [0.3, 0.1, 0.6]: 1000 muestras dieron los tokens {sorted(got)}, se esperaba "
-        f"solo [2] (0,6, el token más probable, alcanza 0,5 por sí solo).{hint[1]}"
-    )
+    """With probabilities not sorted ([0.2, 0.5, 0.3] and [0.3, 0.1, 0.6]), are exactly the
+    tokens of the smallest set reaching top_p drawn, at their own positions?"""
+    got = _top_p_draws([0.2, 0.5, 0.3], 0.6)
+    assert got == {1, 2}, _top_p_message([0.2, 0.5, 0.3], 0.6, got, {1, 2}, (
+        "0.5 + 0.3 reaches 0.6", "0,5 + 0,3 alcanza 0,6"), (
+        " Tokens 0 and 1 are the first two of the sorted order: after filtering the sorted logits, scatter them back "
+        "to the tokens' own positions (or filter a copy in the original order).",
+        " Los tokens 0 y 1 son los dos primeros del orden ordenado: tras filtrar los logits ordenados, devuélvelos a "
+        "las posiciones de sus tokens (o filtra una copia en el orden original)."), when={0, 1})
+    got = _top_p_draws([0.3, 0.1, 0.6], 0.5)
+    assert got == {2}, _top_p_message([0.3, 0.1, 0.6], 0.5, got, {2}, (
+        "0.6, the most likely token, reaches 0.5 alone", "0,6, el token más probable, alcanza 0,5 por sí solo"), (
+        " The running sum must follow the sorted order (0.6, then 0.3, then 0.1): summed in the vocabulary's order "
+        "(0.3, 0.1, 0.6) it never reaches 0.5 before the last token, so nothing is removed.",
+        " La suma acumulada debe seguir el orden ordenado (0,6, luego 0,3, luego 0,1): sumada en el orden del "
+        "vocabulario (0,3, 0,1, 0,6) no llega a 0,5 antes del último token, así que no se quita nada."),
+        when={0, 1, 2})
