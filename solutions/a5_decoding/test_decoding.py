@@ -125,6 +125,35 @@ def test_beam_search_stops_a_hypothesis_at_its_eos():
     )
 
 
+# From SOS: EOS 0.5, A 0.3, B 0.2; after A or B only EOS. With beam_size=3 the first step
+# finishes "EOS" (log 0.5) and keeps A (log 0.3) and B (log 0.2) alive; "A EOS" then scores
+# log 0.3 / lp(2), below "EOS" alone, log 0.5 / lp(1). Giving the live hypotheses the scores
+# of the first candidates (the finished one's among them) would make "A EOS" win.
+EOS_FIRST = [
+    [0.2, 0.2, 0.2, 0.2, 0.2],  # after PAD (unused)
+    [0.0, 0.0, 0.5, 0.3, 0.2],  # after SOS
+    [0.2, 0.2, 0.2, 0.2, 0.2],  # after EOS (unused)
+    [0.0, 0.0, 1.0, 0.0, 0.0],  # after A
+    [0.0, 0.0, 1.0, 0.0, 0.0],  # after B
+]
+
+
+def test_beam_search_keeps_each_live_hypothesis_score():
+    """When a candidate finishes at a step, do the hypotheses that go on keep their own scores?"""
+    got = beam_search(BigramModel(EOS_FIRST), torch.ones(1, 3, dtype=torch.long), beam_size=3, max_len=5,
+                      sos_id=SOS, eos_id=EOS, pad_id=PAD).tolist()
+    assert got == [[EOS]], (
+        f"beam_search(beam_size=3) gave {_show(got)}, expected {_show([[EOS]])}: EOS at once scores log 0.5 / lp(1) "
+        "= -0.69, better than A EOS, log 0.3 / lp(2) = -1.10. Each live hypothesis must carry its own summed "
+        "log-probability: after setting the finished candidates aside, take the scores of the ones that go on, not "
+        "the first values of the top-k. / "
+        f"beam_search(beam_size=3) dio {_show(got)}, se esperaba {_show([[EOS]])}: EOS de inmediato puntúa "
+        "log 0,5 / lp(1) = -0,69, mejor que A EOS, log 0,3 / lp(2) = -1,10. Cada hipótesis viva debe llevar su "
+        "propia suma de log-probabilidades: tras apartar las candidatas terminadas, toma las puntuaciones de las "
+        "que siguen, no los primeros valores del top-k."
+    )
+
+
 def test_sampling_with_top_k_1_is_greedy():
     """Does sample_decode(top_k=1) pass top_k on to the sampler, so that it always takes the argmax?"""
     g = torch.Generator().manual_seed(1)
