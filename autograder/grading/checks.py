@@ -172,6 +172,23 @@ def _kind(value) -> str:
     return type(value).__name__
 
 
+def unrefused(name: str, value, rule: str, error: dict | None) -> Mistake:
+    """What an argument ``name=value`` outside ``rule`` says about the student's check when
+    it does not raise the ValueError naming ``name`` that the exercise asks for; ``error``
+    is what it raised instead (``student.error_of``), or None."""
+    if error is not None and error["type"] == "ValueError":
+        return Mistake(f"the ValueError's message must name {name} and what is allowed ({rule}), e.g. "
+                       f"ValueError(f\"{name} must be ...: got {{{name}}}\")",
+                       f"el mensaje del ValueError debe nombrar {name} y lo permitido ({rule}), p. ej. "
+                       f"ValueError(f\"{name} debe ser ...: se obtuvo {{{name}}}\")")
+    happened_en = "is accepted" if error is None else f"gets past the checks and crashes later ({error['type']})"
+    happened_es = "se acepta" if error is None else f"pasa las comprobaciones y falla después ({error['type']})"
+    return Mistake(f"{name}={value} {happened_en}: check {rule} at the start and raise ValueError otherwise (mind "
+                   "the boundary: < and <= are not the same check)",
+                   f"{name}={value} {happened_es}: comprueba {rule} al principio y lanza ValueError si no (cuidado "
+                   "con el límite: < y <= no son la misma comprobación)")
+
+
 def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
     """``value`` if it is a tensor of the given shape and dtype, else a CheckFailure."""
     if not isinstance(value, torch.Tensor):

@@ -9,6 +9,8 @@ import math
 
 import torch
 
+from autograder.grading import checks
+
 
 def _divisors(x, dims, eps):
     """What a vector may be divided by, by name: the right one first."""
@@ -32,11 +34,31 @@ def initial_parameters(started):
     for name, value, want, word, palabra in (("weight", started[0], 1.0, "ones", "unos"),
                                              ("bias", started[1], 0.0, "zeros", "ceros")):
         if not bool((value.double() == want).all()):
-            return (f"{name} starts at {value.double().flatten()[:4].tolist()}, not at {word}: initialise it with "
-                    f"torch.{word}(normalized_shape)",
-                    f"{name} empieza en {value.double().flatten()[:4].tolist()}, no en {palabra}: inicialízalo con "
-                    f"torch.{word}(normalized_shape)")
+            return initialised(name, value, word, palabra)
     return None
+
+
+def initialised(name: str, value: torch.Tensor, word: str, palabra: str) -> tuple[str, str]:
+    """How parameter ``name``, which must start at ``word`` (ones or zeros) and does not,
+    was most likely made: uninitialised memory, another constant, or a random start."""
+    v = value.double().flatten()
+    fix_en, fix_es = f"create it with torch.{word}(normalized_shape)", f"créalo con torch.{word}(normalized_shape)"
+    odd = ((v != 0) & (v.abs() < 1e-30)) | ~v.isfinite() | (v.abs() > 1e10)
+    if bool(odd.any()):
+        example = v[odd][0].item()
+        return (f"{name} holds values such as {checks.fmt(example, '.3g')}, uninitialised memory: torch.empty (or "
+                f"torch.Tensor(n)) does not set them; {fix_en}",
+                f"{name} tiene valores como {checks.fmt(example, '.3g', 'es')}, memoria sin inicializar: torch.empty "
+                f"(o torch.Tensor(n)) no los fija; {fix_es}")
+    if bool((v == v[0]).all()):
+        return (f"{name} starts at {checks.fmt(v[0].item(), 'g')} everywhere, not at {word}: {fix_en}",
+                f"{name} empieza en {checks.fmt(v[0].item(), 'g', 'es')} en todas partes, no en {palabra}: {fix_es}")
+    shown_en = ", ".join(checks.fmt(x, ".3g") for x in v[:3].tolist())
+    shown_es = "; ".join(checks.fmt(x, ".3g", "es") for x in v[:3].tolist())
+    return (f"{name} starts at random values [{shown_en}, ...] (torch.randn, torch.rand or an init function): "
+            f"LayerNorm starts as the identity, weight at ones and bias at zeros; {fix_en}",
+            f"{name} empieza en valores aleatorios [{shown_es}; ...] (torch.randn, torch.rand o una función de init): "
+            f"LayerNorm empieza como la identidad, weight a unos y bias a ceros; {fix_es}")
 
 
 def _affine_difference(x, y, weight, bias, dims, eps):

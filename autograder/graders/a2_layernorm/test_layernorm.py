@@ -228,29 +228,7 @@ def test_parameters(student, rng):
                 raise checks.CheckFailure(
                     f"{name} is initialised to [{', '.join(checks.fmt(x, 'g') for x in first)}, ...]; it must start at {word}",
                     f"{name} se inicializa a [{'; '.join(checks.fmt(x, 'g', 'es') for x in first)}; ...]; debe empezar en {palabra}",
-                ).naming(_initialised(value, word, palabra))
-
-
-def _initialised(value: torch.Tensor, word: str, palabra: str) -> checks.Mistake:
-    """How a parameter that does not start at ones or zeros was most likely made."""
-    v = value.double()
-    tiny = (v != 0) & (v.abs() < 1e-30)
-    fix_en, fix_es = f"create it with torch.{word}(normalized_shape)", f"créalo con torch.{word}(normalized_shape)"
-    odd = (tiny | ~v.isfinite() | (v.abs() > 1e10)).flatten()
-    if bool(odd.any()):
-        example = v.flatten()[odd][0].item()
-        return checks.Mistake(f"values such as {checks.fmt(example, '.3g')} are uninitialised memory: "
-                              f"torch.empty (or torch.Tensor(n)) does not set them; {fix_en}",
-                              f"valores como {checks.fmt(example, '.3g', 'es')} son memoria sin "
-                              f"inicializar: torch.empty (o torch.Tensor(n)) no los fija; {fix_es}")
-    if bool((v == v.flatten()[0]).all()):
-        return checks.Mistake(f"every value starts at {checks.fmt(v.flatten()[0].item(), 'g')}, not at {word}: {fix_en}",
-                              f"todos los valores empiezan en {checks.fmt(v.flatten()[0].item(), 'g', 'es')}, no en "
-                              f"{palabra}: {fix_es}")
-    return checks.Mistake(f"a random start (torch.randn, torch.rand or an init function): LayerNorm starts as the "
-                          f"identity, weight at ones and bias at zeros; {fix_en}",
-                          f"un inicio aleatorio (torch.randn, torch.rand o una función de init): LayerNorm empieza "
-                          f"como la identidad, weight a unos y bias a ceros; {fix_es}")
+                ).naming(checks.Mistake(*stages.initialised(name, value, word, palabra)))
 
 
 @pytest.mark.points(2)

@@ -179,23 +179,8 @@ def test_invalid_arguments(student, rng):
                 f"sample_next_token({name}={value}) debería lanzar ValueError nombrando {name}",
             )
         except CheckFailure as failure:
-            raise failure.naming(_unchecked(name, value, error)) from None
+            raise failure.naming(checks.unrefused(name, value, ALLOWED[name], error)) from None
 
 
 ALLOWED = {"temperature": "temperature >= 0", "top_k": "top_k >= 1", "top_p": "0 < top_p <= 1"}
 
-
-def _unchecked(name: str, value: float, error: dict | None) -> Mistake:
-    """What a refused argument that is not refused as asked says about the check."""
-    rule = ALLOWED[name]
-    if error is not None and error["type"] == "ValueError":
-        return Mistake(f"the ValueError's message must name {name} and what is allowed ({rule}), e.g. "
-                       f"ValueError(f\"{name} must be ...: got {{{name}}}\")",
-                       f"el mensaje del ValueError debe nombrar {name} y lo permitido ({rule}), p. ej. "
-                       f"ValueError(f\"{name} debe ser ...: se obtuvo {{{name}}}\")")
-    happened_en = "is accepted" if error is None else f"gets past the checks and crashes later ({error['type']})"
-    happened_es = "se acepta" if error is None else f"pasa las comprobaciones y falla después ({error['type']})"
-    return Mistake(f"{name}={value} {happened_en}: check {rule} at the start and raise ValueError otherwise (mind "
-                   "the boundary: < and <= are not the same check)",
-                   f"{name}={value} {happened_es}: comprueba {rule} al principio y lanza ValueError si no (cuidado "
-                   "con el límite: < y <= no son la misma comprobación)")
