@@ -87,6 +87,9 @@ REAL_ERRORS = {
     "str-later": (lambda: torch.tensor([1, "<sos>"]), "built from strings"),
     "float-and": (lambda: torch.ones(2) & torch.ones(2), "masks must be boolean"),
     "tuple-argument": (lambda: torch.nn.Dropout(0.1)((torch.ones(2), None)), "a tuple used as a tensor"),
+    "dim-listed-twice": (lambda: torch.ones(2, 3).mean(dim=(-1, -1)), "the same axis is listed twice"),
+    "module-not-applied": (lambda: torch.nn.Dropout(0.1)(torch.nn.ReLU(torch.ones(2))),
+                           "a module built where it should be applied"),
     "tensor-plus-tuple": (lambda: torch.ones(2) + (torch.ones(2), None), "a tuple used as a tensor"),
 
     "result of list.sort() indexed": (_none_subscripted, "None where a result was expected"),

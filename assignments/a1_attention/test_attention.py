@@ -381,6 +381,26 @@ def test_masked_keys_get_zero_weight():
     torch.testing.assert_close(weights.sum(-1), torch.ones(1, 3), msg=message)
 
 
+def test_a_batch_padding_mask_hides_each_rows_own_keys():
+    """With q (B, h, T, d) and a (B, 1, 1, S) padding mask, does each sequence hide its own padded keys?"""
+    torch.manual_seed(3)
+    q, k, v = torch.randn(2, 2, 3, 8), torch.randn(2, 2, 4, 8), torch.randn(2, 2, 4, 5)
+    mask = torch.tensor([[True, True, True, False], [True, True, False, False]]).view(2, 1, 1, 4)
+    _, weights = scaled_dot_product_attention(q, k, v, mask=mask)
+    assert weights.shape == (2, 2, 3, 4), _weights_shape_message(weights, (2, 2, 3, 4), d_v=5)
+    hidden = weights.masked_select(~mask.expand(2, 2, 3, 4))
+    assert torch.equal(hidden, torch.zeros_like(hidden)) and torch.allclose(weights.sum(-1), torch.ones(2, 2, 3)), (
+        "sequence 0 hides key 3 and sequence 1 keys 2 and 3 (mask of shape (2, 1, 1, 4)), so those weights must be "
+        f"exactly 0 and every row must sum to 1; got the hidden weights {hidden.tolist()} and row sums "
+        f"{weights.sum(-1).flatten().tolist()}. Use the mask as it is given: its singleton axes broadcast it over "
+        "heads and queries, and squeezing them lines sequences up with queries / "
+        "la secuencia 0 oculta la clave 3 y la secuencia 1 las claves 2 y 3 (máscara de forma (2, 1, 1, 4)), así que "
+        f"esos pesos deben ser exactamente 0 y cada fila debe sumar 1; se obtuvieron los pesos ocultos "
+        f"{hidden.tolist()} y las sumas {weights.sum(-1).flatten().tolist()}. Usa la máscara tal como llega: sus ejes "
+        "unitarios la difunden sobre cabezas y consultas, y quitarlos alinea secuencias con consultas"
+    )
+
+
 def test_fully_masked_query_gives_zeros_not_nan():
     """Does a query with no key to attend to give zeros instead of NaN?"""
     q, k, v = torch.randn(2, 4), torch.randn(3, 4), torch.randn(3, 4)

@@ -176,3 +176,18 @@ def test_target_mask_combines_padding_and_causality():
         f"{_b(got)}",
         hint,
     )
+
+
+def test_target_mask_uses_the_given_pad_id():
+    """With pad_id = 1, is token 0 a real token that later positions may see, and 1 hidden?"""
+    tokens = torch.tensor([[0, 4, 1]])
+    got = target_mask(tokens, pad_id=1)[0, 0]
+    expected = torch.tensor([[1, 0, 0], [1, 1, 0], [1, 1, 0]], dtype=torch.bool)
+    assert torch.equal(got, expected), _say(
+        f"tokens = [[0, 4, 1]] with pad_id = 1, so target_mask(...)[0, 0] must be {_b(expected)} (0 is a real "
+        f"token here, 1 the padding), got {_b(got)}; build the padding part with padding_mask(tokens, pad_id), "
+        "not with 0",
+        f"tokens = [[0, 4, 1]] con pad_id = 1, así que target_mask(...)[0, 0] debe ser {_b(expected)} (aquí 0 es "
+        f"un token real, 1 el relleno), pero es {_b(got)}; construye la parte de relleno con "
+        "padding_mask(tokens, pad_id), no con 0",
+    )

@@ -267,3 +267,17 @@ def test_padding_follows_config_pad_id():
         "palabra real 0 del origen por 4 deja los logits igual: el token 0 se enmascara como si fuera relleno. "
         "Usa self.config.pad_id, no 0"
     )
+    # Word 4 given word 0's embedding: the targets [1, 0, 8] and [1, 4, 8] are then the same
+    # input, unless the decoder hides token 0 as padding.
+    with torch.no_grad():
+        model.tgt_embed.weight[4] = model.tgt_embed.weight[0]
+        zero, four = model(src, torch.tensor([[1, 0, 8]])), model(src, torch.tensor([[1, 4, 8]]))
+    assert torch.allclose(zero[0, 2, 5:], four[0, 2, 5:], atol=1e-5), (
+        "with config.pad_id = 3, and target word 4 given the embedding of word 0, the targets [1, 0, 8] and "
+        "[1, 4, 8] should give the last position the same logits, and they differ: the decoder hides target token "
+        "0 as if it were padding. Build the target mask with target_mask(tgt, self.config.pad_id), not with 0 / "
+        "con config.pad_id = 3, y la palabra 4 del destino con el embedding de la palabra 0, los destinos "
+        "[1, 0, 8] y [1, 4, 8] deberían dar los mismos logits en la última posición, y difieren: el decodificador "
+        "oculta el token 0 del destino como si fuera relleno. Construye la máscara del destino con "
+        "target_mask(tgt, self.config.pad_id), no con 0"
+    )

@@ -184,6 +184,31 @@ def _evaluate_message(got, want, per_batch, mode):
             f"tests fallan). {hint[1]}")
 
 
+def test_sequence_loss_ignores_the_pad_id_it_is_given():
+    """With pad_id=3, are the labels 3 left out and the labels 0 counted?"""
+    logits = torch.arange(2 * 3 * V, dtype=torch.float32).reshape(2, 3, V).cos()
+    labels = torch.tensor([[0, 3, 3], [1, 0, 3]])
+    logp = logits.log_softmax(-1)
+    want = -(logp[0, 0, 0] + logp[1, 0, 1] + logp[1, 1, 0]).item() / 3
+    got = sequence_loss(logits, labels, pad_id=3).item()
+    assert got == pytest.approx(want, rel=1e-6), (
+        f"sequence_loss(..., pad_id=3) gave {got:.6f}, expected {want:.6f}: the labels equal to 3 are padding and "
+        "the labels 0 are real words here; pass the pad_id argument on (ignore_index=pad_id), not 0. / "
+        f"sequence_loss(..., pad_id=3) dio {got:.6f}, se esperaba {want:.6f}: las etiquetas iguales a 3 son relleno "
+        "y las etiquetas 0 son palabras reales aquí; pasa el argumento pad_id (ignore_index=pad_id), no 0."
+    )
+
+
+def test_evaluate_returns_a_python_float():
+    """Is evaluate's result a Python float (not a tensor)?"""
+    got = evaluate(TinySeq2Seq(), [(SRC, TGT)])
+    assert type(got) is float, (
+        f"evaluate returned {type(got).__name__}, expected a Python float: turn the loss into a number with "
+        ".item() (a tensor keeps its graph alive and prints as tensor(...)). / "
+        f"evaluate devolvió {type(got).__name__}, se esperaba un float de Python: convierte la pérdida en número con "
+        ".item() (un tensor mantiene vivo su grafo y se imprime como tensor(...)).")
+
+
 def test_evaluate_weights_tokens_and_restores_the_mode():
     """Is evaluate a per-token mean over all batches, leaving the model's mode as it was?"""
     model = TinySeq2Seq().train()

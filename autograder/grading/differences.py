@@ -205,6 +205,11 @@ def explain(actual, expected) -> Found:
     differing item."""
     if isinstance(actual, str) and isinstance(expected, str):
         return _text(actual, expected) if actual != expected else None
+    if actual is None and expected is not None:
+        return ("None where a value belongs: every case must produce its value (an empty input gives an empty "
+                "result, \"\" or [], not None; a missing return also gives None)",
+                "None donde va un valor: cada caso debe producir su valor (una entrada vacía da un resultado "
+                "vacío, \"\" o [], no None; un return que falta también da None)")
     if isinstance(actual, list) and isinstance(expected, str) and all(isinstance(w, str) for w in actual):
         if " ".join(actual) == expected:
             return ("a list of words where one string belongs: join them, \" \".join(words)",
@@ -334,6 +339,21 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                 "carries them (such as the batch's padding mask) left out of the result?",
                 f"faltan los ejes iniciales {lead} (la forma {a} es solo la parte final de {e}): ¿se ha dejado "
                 "fuera del resultado una parte que los aporta (como la máscara de relleno del lote)?")
+    differ = [i for i in range(len(e)) if len(a) == len(e) and a[i] != e[i]]
+    if len(differ) == 1 and a[differ[0]] == 1:
+        i = differ[0]
+        return (f"dim {i} has size 1 instead of {e[i]}: the result is computed once and shared along that axis (a "
+                f"reduction over it such as .any/.all/.sum/.mean with keepdim=True, or one slice taken) instead of "
+                "one value per element of it",
+                f"la dim {i} tiene tamaño 1 en lugar de {e[i]}: el resultado se calcula una vez y se comparte a lo "
+                "largo de ese eje (una reducción sobre él como .any/.all/.sum/.mean con keepdim=True, o una sola "
+                "porción) en lugar de un valor por elemento")
+    if len(differ) == 1 and a[differ[0]] not in e:
+        i = differ[0]
+        return (f"dim {i} has size {a[i]} instead of {e[i]}: that size comes from somewhere else than the arguments "
+                f"that set it (a number written in the code, such as {a[i]}, or another tensor's size)",
+                f"la dim {i} tiene tamaño {a[i]} en lugar de {e[i]}: ese tamaño sale de otro sitio que los argumentos "
+                f"que lo fijan (un número escrito en el código, como {a[i]}, o el tamaño de otro tensor)")
     for i in range(len(e) - 1):
         if len(a) == len(e) - 1 and a == e[:i] + (e[i] * e[i + 1],) + e[i + 2:]:
             return (f"dims {i} and {i + 1} are merged into one of size {a[i]}: keep them apart (shape {e})",

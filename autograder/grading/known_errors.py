@@ -185,6 +185,18 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "se pasó None donde se espera un tensor o un número: un valor que aquí es None (un argumento que se quedó en "
      "su valor por defecto None o se pasó en el lugar de otro, los pesos de la atención con need_weights=False, "
      "una función sin return); revisa lo que pasas, por nombre donde puedas"),
+    ("RuntimeError", "appears multiple times in the list of dims",
+     "the same axis is listed twice in dim=(...): list each normalised axis once, the last len(normalized_shape) "
+     "axes: tuple(range(-len(self.normalized_shape), 0))",
+     "el mismo eje aparece dos veces en dim=(...): pon cada eje normalizado una vez, los últimos "
+     "len(normalized_shape) ejes: tuple(range(-len(self.normalized_shape), 0))"),
+    ("TypeError", "must be Tensor, not",
+     "an object that is not a tensor reached a tensor operation: often a module built where it should be applied "
+     "(nn.ReLU(h) makes a layer; write torch.relu(h), or create nn.ReLU() in __init__ and call it on h), or a "
+     "list where a tensor belongs",
+     "un objeto que no es un tensor llegó a una operación de tensores: a menudo un módulo construido donde debía "
+     "aplicarse (nn.ReLU(h) crea una capa; escribe torch.relu(h), o crea nn.ReLU() en __init__ y llámalo con h), o "
+     "una lista donde va un tensor"),
     # Raised by the course's reference code running beside the student's (a3 to a6), when
     # the student's code hands it something of the wrong shape.
     ("ValueError", "tokens must have shape (B",

@@ -124,6 +124,22 @@ def _zeros_pattern(a, e, hints):
     return None
 
 
+def _truncated(a, e, hints):
+    """Whole numbers where fractions are expected: the values went through an integer tensor
+    (``torch.arange(n)`` without a float dtype, ``torch.zeros(..., dtype=torch.long)``), which
+    truncates what is written into it."""
+    if bool((a == a.trunc()).all()) and not bool((e == e.trunc()).all()):
+        for how, how_es, cut in (("truncated toward zero", "truncados hacia cero", torch.trunc),
+                                 ("rounded down", "redondeados hacia abajo", torch.floor)):
+            if bool((a == cut(e)).all()):
+                return (f"every value is the expected one {how}: an integer tensor holds or produces them "
+                        "(torch.arange or torch.zeros without dtype=torch.float32, or a dtype taken from an integer "
+                        "tensor)",
+                        f"cada valor es el esperado {how_es}: un tensor entero los guarda o los produce (torch.arange "
+                        "o torch.zeros sin dtype=torch.float32, o un dtype tomado de un tensor entero)")
+    return None
+
+
 def _swapped_axes(a, e, hints):
     n = a.dim()
     for i in range(n):
@@ -328,8 +344,8 @@ def _only_masked(a, e, hints):
 
 
 RECOGNISERS: tuple[Callable, ...] = (
-    _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _offset, _shifted, _normalised_axis, _tempered,
-    _only_masked,
+    _truncated, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _offset, _shifted, _normalised_axis,
+    _tempered, _only_masked,
 )
 
 

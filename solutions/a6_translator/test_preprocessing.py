@@ -82,6 +82,13 @@ def test_decomposed_accents_are_composed():
     assert got == "café niño", _message(raw, got, "café niño", shown="'cafe\\u0301 NIN\\u0303O'")
 
 
+def test_tabs_and_newlines_separate_words():
+    """Do a tab and a newline between two words leave them two words, as a space does?"""
+    got = clean_text("hola\tmundo\nadiós")
+    assert got == "hola mundo adiós", _message("hola\tmundo\nadiós", got, "hola mundo adiós",
+                                               shown="'hola\\tmundo\\nadiós'")
+
+
 def test_nothing_left_is_the_empty_string():
     """Does a string of symbols only clean to ""?"""
     got = clean_text(" ...;:-- ")

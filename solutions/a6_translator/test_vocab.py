@@ -120,6 +120,18 @@ def _decode_message(v, args, got, want, hint):
             f"decode({args}) es {got!r}, se esperaba {want!r}. {hint[1]}")
 
 
+def test_build_adds_no_empty_word():
+    """Do an empty sentence and doubled spaces add no word "" to the vocabulary?"""
+    got = Vocab.build(["", "sí  no", " sí "]).itos[4:]
+    assert got == ["sí", "no"], (
+        f"Vocab.build(['', 'sí  no', ' sí ']).itos[4:] is {got}, expected ['sí', 'no']: split each sentence with "
+        "sentence.split() (no argument), which drops empty strings; split(' ') gives '' for an empty sentence and "
+        "between two spaces. / "
+        f"Vocab.build(['', 'sí  no', ' sí ']).itos[4:] es {got}, se esperaba ['sí', 'no']: separa cada frase con "
+        "frase.split() (sin argumento), que descarta las cadenas vacías; split(' ') da '' para una frase vacía y "
+        "entre dos espacios.")
+
+
 def test_build_counts_every_occurrence():
     """Does a word that repeats inside one sentence count each time it appears?"""
     got = Vocab.build(["la la la tos", "tos"]).itos[4:]

@@ -28,6 +28,8 @@ def _attend(q, k, v, mask=None, mistake=None):
         warnings.simplefilter("ignore")
         kt = k.T if mistake == "k.T" else k.transpose(-2, -1)
     scores = q @ kt / scale
+    if mistake == "softmax twice":
+        scores = scores.softmax(-1)
     dim = -2 if mistake == "softmax over queries" else -1
     if mask is None:
         weights = scores.softmax(dim)
@@ -39,7 +41,7 @@ def _attend(q, k, v, mask=None, mistake=None):
         if mistake in ("finite fill", "nan", "plus inf"):
             weights = filled.softmax(dim)
         else:  # as the reference: finite scores, then zero weights, for a query with no key
-            has_key = mask.any(-1, keepdim=True)
+            has_key = mask.sum(-1, keepdim=True) > 1 if mistake == "one key is none" else mask.any(-1, keepdim=True)
             weights = filled.masked_fill(~has_key, 0.0).softmax(dim).masked_fill(~has_key, 0.0)
     if mistake == "weights before masking":
         return weights @ v, scores.softmax(-1)
@@ -76,6 +78,15 @@ MISTAKES = {
                  "several are masked); fill them with float('-inf')",
                  "las puntuaciones enmascaradas se rellenan con +inf: una clave enmascarada se lleva entonces todo el "
                  "peso (NaN donde hay varias); rellénalas con float('-inf')"),
+    "softmax twice": ("the softmax is applied twice (the weights are a softmax of probabilities, too flat): apply it "
+                      "once, to the scaled and masked scores",
+                      "el softmax se aplica dos veces (los pesos son un softmax de probabilidades, demasiado planos): "
+                      "aplícalo una vez, a las puntuaciones escaladas y enmascaradas"),
+    "one key is none": ("a query that may attend to exactly one key gets zero weights: a row is fully masked only when "
+                        "no key is allowed (mask.any(dim=-1)); one allowed key takes all the weight",
+                        "una consulta que puede atender a exactamente una clave recibe pesos cero: una fila está "
+                        "totalmente enmascarada solo si no se permite ninguna clave (mask.any(dim=-1)); una sola clave "
+                        "permitida se lleva todo el peso"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
 }

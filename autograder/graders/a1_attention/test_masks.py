@@ -101,12 +101,18 @@ def test_padding_mask(student, rng):
 def test_target_mask(student, rng):
     """Is target_mask the (B, 1, T, T) AND of padding and causality? / ¿Es target_mask el AND (B, 1, T, T) de relleno y causalidad?"""
     B, T, pad_id = checks.randint(rng, 2, 5), checks.randint(rng, 2, 12), checks.randint(rng, 1, 3)
+    T += T == B  # T != B: a causal mask sized by the batch (tokens.size(0)) must not fit
     tokens = _tokens(rng, B, T, pad_id)
     padding = (tokens != pad_id)[:, None, None, :]
     mistakes = [
         checks.Mistake("target_mask combines padding and causality with | (OR); it needs & (AND)",
                        "target_mask combina relleno y causalidad con | (OR); necesita & (AND)",
                        output=lambda: padding | _causal(T)),
+        checks.Mistake("target_mask combines padding and causality with ^ (XOR): it hides the positions both allow; "
+                       "it needs & (AND)",
+                       "target_mask combina relleno y causalidad con ^ (XOR): oculta las posiciones que ambas permiten; "
+                       "necesita & (AND)",
+                       output=lambda: padding ^ _causal(T)),
         checks.Mistake("target_mask ignores the padding: combine padding_mask & causal_mask",
                        "target_mask ignora el relleno: combina padding_mask & causal_mask",
                        output=lambda: _causal(T).expand(B, 1, T, T)),

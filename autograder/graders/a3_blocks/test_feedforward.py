@@ -22,8 +22,8 @@ def _case(rng):
 
 def reference(state, x, kind=None):
     """linear2(ReLU(linear1(x))), or what the classic mistake ``kind`` computes instead."""
-    hidden = x @ state["linear1.weight"].T + state["linear1.bias"]
-    hidden = ACTIVATIONS.get(kind, torch.relu)(hidden)
+    hidden = (torch.relu(x) if kind == "relu_on_input" else x) @ state["linear1.weight"].T + state["linear1.bias"]
+    hidden = hidden if kind == "relu_on_input" else ACTIVATIONS.get(kind, torch.relu)(hidden)
     if kind == "no_linear2":
         return hidden
     out = hidden @ state["linear2.weight"].T + state["linear2.bias"]
@@ -44,6 +44,9 @@ MISTAKES = {
                    "linear2(dropout(relu(linear1(x)))), of shape (B, T, d_model)",
                    "linear2 nunca se aplica: el bloque devuelve la capa oculta (B, T, d_ff); devuelve "
                    "linear2(dropout(relu(linear1(x)))), de forma (B, T, d_model)"),
+    "relu_on_input": ("the ReLU is applied to the input, before linear1: it goes between the layers, "
+                      "linear2(relu(linear1(x)))",
+                      "la ReLU se aplica a la entrada, antes de linear1: va entre las capas, linear2(relu(linear1(x)))"),
     "relu_on_output": ("a ReLU after linear2 as well: the output must be able to be negative",
                        "una ReLU también tras linear2: la salida debe poder ser negativa"),
 }

@@ -266,6 +266,13 @@ ASSERT_NOT_RAISE = checks.Mistake(
     "ValueError con un mensaje que nombre d_model y num_heads")
 
 
+UNNAMED_VALUES = checks.Mistake(
+    "the ValueError is raised, but its message does not give the values that were passed: put them in it with an "
+    "f-string, e.g. f\"d_model must be divisible by num_heads (got d_model={d_model}, num_heads={num_heads})\"",
+    "se lanza el ValueError, pero su mensaje no da los valores recibidos: inclúyelos con una f-string, p. ej. "
+    "f\"d_model must be divisible by num_heads (got d_model={d_model}, num_heads={num_heads})\"")
+
+
 @pytest.mark.points(1)
 def test_indivisible_sizes_raise_value_error(student, rng):
     """Does MultiHeadAttention(d_model, h) with h not dividing d_model raise a ValueError naming both? / ¿Lanza ValueError nombrando ambos si h no divide a d_model?"""
@@ -281,8 +288,12 @@ def test_indivisible_sizes_raise_value_error(student, rng):
     except checks.CheckFailure as failure:
         raise failure.naming(NO_DIVISIBILITY_CHECK if error is None or error["type"] != "AssertionError"
                              else ASSERT_NOT_RAISE) from None
-    checks.expect(
-        str(d_model) in error["message"] and str(h) in error["message"],
-        f"the message should say what to fix and name d_model={d_model} and num_heads={h}: {error['shown']!r}",
-        f"el mensaje debería decir qué corregir y nombrar d_model={d_model} y num_heads={h}: {error['shown']!r}",
-    )
+    try:
+        checks.expect(
+            str(d_model) in error["message"] and str(h) in error["message"],
+            f"the message should say what to fix and name d_model={d_model} and num_heads={h}: {error['shown']!r}",
+            f"el mensaje debería decir qué corregir y nombrar d_model={d_model} y num_heads={h}: {error['shown']!r}",
+        )
+    except checks.CheckFailure as failure:
+        raise failure.naming(UNNAMED_VALUES) from None
+

@@ -106,10 +106,10 @@ def _column_kind(values, positions, d_model, wanted):
     def error(kind):
         if kind[0] == "0":
             return values.abs().max().item()
-        angle = positions / 10000.0 ** (kind[1] / d_model)
+        angle = positions / 10000.0 ** (kind[1] / d_model)  # k < 0: pos multiplied by the frequency
         return (values - (angle.sin() if kind[0] == "sin" else angle.cos())).abs().max().item()
 
-    candidates = [("0", None)] + [(name, k) for k in range(d_model + 1) for name in ("sin", "cos")]
+    candidates = [("0", None)] + [(name, k) for k in range(-d_model, d_model + 1) for name in ("sin", "cos")]
     if error(wanted) < 2e-3:
         return wanted
     best = min(candidates, key=error)
@@ -117,7 +117,11 @@ def _column_kind(values, positions, d_model, wanted):
 
 
 def _wave(kind, d_model) -> str:
-    return "zeros" if kind[0] == "0" else f"{kind[0]}(pos / 10000^({kind[1]}/{d_model}))"
+    if kind[0] == "0":
+        return "zeros"
+    if kind[1] < 0:
+        return f"{kind[0]}(pos * 10000^({-kind[1]}/{d_model}))"
+    return f"{kind[0]}(pos / 10000^({kind[1]}/{d_model}))"
 
 
 def _columns(found, positions, d_model, full):
@@ -214,6 +218,11 @@ def test_forward_adds_positions(student, rng):
             checks.Mistake("forward adds pe[:B] (B = x.size(0), the batch size) instead of pe[:T] (T = x.size(1))",
                            "forward suma pe[:B] (B = x.size(0), el tamaño del lote) en vez de pe[:T] (T = x.size(1))",
                            output=lambda: (x.double() + pe[:B]).float()),
+            checks.Mistake("forward adds the last T rows of the table, pe[-T:]: position t needs row t, the first T "
+                           "rows, pe[:T]",
+                           "forward suma las últimas T filas de la tabla, pe[-T:]: la posición t necesita la fila t, las "
+                           "primeras T filas, pe[:T]",
+                           output=lambda: (x.double() + pe[max_len - T:]).float()),
             checks.Mistake("forward returns the table rows without adding x", "forward devuelve las filas de la tabla sin sumar x",
                            output=lambda: pe[:T].float().expand(B, T, d_model)),
             checks.Mistake("forward adds the table in the sequence-first layout, pe[:T].unsqueeze(1) of shape (T, 1, "

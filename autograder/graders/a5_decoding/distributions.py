@@ -164,7 +164,8 @@ def check_draws(draws, probs, what, found_among=()):
         argmax = Mistake(ARGMAX.en, ARGMAX.es, output=lambda: torch.nn.functional.one_hot(
             probs.argmax(-1), probs.size(-1)).to(probs.dtype))
         found = recognise_all(draws, [argmax, *found_among], follows)
-        raise (failure.naming(found) if found else failure.shaped(outside_support(draws, probs))) from None
+        raise (failure.naming(found) if found
+               else failure.shaped(outside_support(draws, probs) or top_never_drawn(draws, probs))) from None
 
 
 def outside_support(draws, probs) -> tuple[str, str] | None:
@@ -192,6 +193,21 @@ def outside_support(draws, probs) -> tuple[str, str] | None:
             f"salen tokens que el filtro debe quitar ({outside[:6]}; solo pueden salir {sorted(kept)[:8]}): los "
             f"logits de los que se muestrea no son los filtrados (¿una copia filtrada cuyo resultado se descarta?) o "
             f"el filtro conserva demasiados tokens")
+
+
+def top_never_drawn(draws, probs) -> tuple[str, str] | None:
+    """The most likely token, which every filter keeps, never drawn though many draws were."""
+    if not isinstance(draws, torch.Tensor) or draws.dtype != torch.int64 or probs.dim() != 1:
+        return None
+    top = int(probs.argmax())
+    if bool((draws == top).any()) or draws.numel() * probs[top].item() < 30:
+        return None
+    return (f"the most likely token ({top}, probability {probs[top].item():.2f}) is never drawn: the filter removes "
+            "the first token of the sorted order, which it must always keep (a 'remove' mask shifted right with roll "
+            "wraps its last column onto the first: shift with cumsum - probs, or clear column 0)",
+            f"el token más probable ({top}, probabilidad {probs[top].item():.2f}) nunca sale: el filtro quita el "
+            "primer token del orden ordenado, que siempre debe conservar (una máscara 'remove' desplazada con roll "
+            "pasa su última columna a la primera: desplaza con cumsum - probs, o pon a False la columna 0)")
 
 
 def naming_crash(student, failure):

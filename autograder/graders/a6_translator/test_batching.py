@@ -54,6 +54,7 @@ def test_dataset_items(student, rng):
             variants.mistake(*variants.NO_EOS, lambda: items(eos=False)),
             variants.mistake(*variants.CUT_EOS, lambda: items(cut_eos=False)),
             variants.mistake(*variants.SOURCE_UNCUT, lambda: items(cut_src=False)),
+            variants.mistake(*variants.SOURCE_CUT_BACK, lambda: items(cut_src="back")),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: items(keep_unknown=False)),
             variants.mistake(*variants.PAIR_READ_SWAPPED, lambda: items(swapped=True))],
             lambda a, m: a == {k: list(v) for k, v in m.items()}) from None

@@ -104,6 +104,10 @@ def _vocabulary(itos, sentences, side: str, lang: str):
                   f"Vocab.build(the {side} sentences).itos holds single characters, not the words of the sentences",
                   f"Vocab.build(las frases de {lang}).itos contiene caracteres sueltos, no las palabras de las frases",
                   mistake=checks.Mistake(*variants.CHARACTERS))
+    checks.expect(not variants.counts_sentences(itos),
+                  f"Vocab.build(the {side} sentences).itos holds entries with spaces, not the words of the sentences",
+                  f"Vocab.build(las frases de {lang}).itos contiene entradas con espacios, no las palabras de las frases",
+                  mistake=checks.Mistake(*variants.SENTENCES))
     checks.expect(
         len(itos) == len(SPECIALS) + len(words) and len(set(itos)) == len(itos) and itos[:4] == SPECIALS
         and not missing,
@@ -200,7 +204,8 @@ def _check_learned(out, model, pairs, sources, expected):
     translate and the student's vocabularies): that translation, and what the model saw."""
     history = out["history"]
     checks.expect(isinstance(history, list) and len(history) == EPOCHS,
-                  f"fit(..., epochs={EPOCHS}) must return {EPOCHS} losses", f"fit(..., epochs={EPOCHS}) debe devolver {EPOCHS} pérdidas")
+                  f"fit(..., epochs={EPOCHS}) must return {EPOCHS} losses", f"fit(..., epochs={EPOCHS}) debe devolver {EPOCHS} pérdidas",
+                  mistake=checks.Mistake(*variants.FIT_NUMBER) if isinstance(history, (int, float)) else None)
     first, last = (checks.number(loss, "fit(...) epoch loss") for loss in (history[0], history[-1]))
     checks.expect(last < first, f"the training loss did not go down (epoch 1: {first:.4f}, epoch {EPOCHS}: {last:.4f})",
                   f"la pérdida de entrenamiento no bajó (época 1: {first:.4f}, época {EPOCHS}: {last:.4f})")

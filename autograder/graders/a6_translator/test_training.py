@@ -62,6 +62,8 @@ def _history_shape(history, epochs) -> checks.Mistake | None:
         return checks.Mistake(*FIT_LISTS)
     if isinstance(history, list) and len(history) == 1 and epochs > 1:
         return checks.Mistake(*FIT_RESET)
+    if isinstance(history, (int, float)):
+        return checks.Mistake(*variants.FIT_NUMBER)
     return None
 
 
@@ -122,7 +124,8 @@ def test_sequence_loss(student, rng):
                          variants.mistake(*variants.PAD_COUNTED, lambda: variants.loss(logits, labels, pad_id, eps,
                                                                                        ignore_pad=False)),
                          variants.mistake(*variants.NO_SMOOTHING, lambda: variants.loss(logits, labels, pad_id, eps,
-                                                                                        smoothing=False))])
+                                                                                        smoothing=False)),
+                         variants.mistake(*variants.PAD_ZERO_IGNORED, lambda: variants.loss(logits, labels, 0, eps))])
 
 
 @pytest.mark.points(2)

@@ -101,6 +101,7 @@ def test_build_counts_and_orders(student, rng):
         raise variants.named(failure, [out["all_itos"], out["rare_itos"]], [
             variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got[0])),
             variants.mistake(*variants.CHARACTERS, lambda: lambda got: variants.counts_characters(got[0])),
+            variants.mistake(*variants.SENTENCES, lambda: lambda got: variants.counts_sentences(got[0])),
             variants.mistake(*variants.MIN_FREQ, lambda: both(at_least=False)),
             variants.mistake(*variants.TIES, lambda: both(alphabetical_ties=False))], _matches) from None
     error = student.error_of("vocab.Vocab.build", sentences, min_freq=0)

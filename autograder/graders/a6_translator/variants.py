@@ -100,6 +100,21 @@ CHARACTERS = ("Vocab.build counts characters, not words: a Counter (or .update) 
               "separa antes cada frase en palabras (frase.split())")
 
 
+SENTENCES = ("Vocab.build counts whole sentences, not words: its entries hold spaces; count the words of each "
+             "sentence (sentence.split())",
+             "Vocab.build cuenta frases enteras, no palabras: sus entradas contienen espacios; cuenta las palabras de "
+             "cada frase (frase.split())")
+FIT_NUMBER = ("fit returns one number where the history belongs: return the list of every epoch's mean loss "
+              "(append each epoch's mean to a list, then return the whole list)",
+              "fit devuelve un número donde va el historial: devuelve la lista con la pérdida media de cada época "
+              "(añade la media de cada época a una lista y devuelve la lista entera)")
+
+
+def counts_sentences(itos) -> bool:
+    """Whether a vocabulary's entries hold whitespace: whole sentences counted as words."""
+    return isinstance(itos, list) and any(isinstance(w, str) and len(w.split()) > 1 for w in itos)
+
+
 def counts_characters(itos) -> bool:
     """Whether a vocabulary's entries after the specials are single characters."""
     rest = [w for w in itos if w not in SPECIALS] if isinstance(itos, list) else []
@@ -135,20 +150,25 @@ SOURCE_UNCUT = ("TranslationDataset does not cut the source to its first max_len
                 "TranslationDataset no recorta el origen a sus primeros max_len ids")
 
 
-def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_src=True, keep_unknown=True,
+def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_src="front", keep_unknown=True,
          swapped=False):
-    """(src ids, tgt ids) of one TranslationDataset item, as lists."""
+    """(src ids, tgt ids) of one TranslationDataset item, as lists; ``cut_src`` keeps the source's
+    first max_len ids ("front"), its last ("back") or all of them (False)."""
     pair = pair[::-1] if swapped else pair
     src = encode(src_stoi, pair[0], keep_unknown=keep_unknown)
     tgt = encode(tgt_stoi, pair[1], add_sos_eos=True, keep_unknown=keep_unknown)
     if not eos:
         tgt = tgt[:-1]
     if max_len is not None:
-        src = src[:max_len] if cut_src else src
+        src = {"front": src[:max_len], "back": src[-max_len:]}.get(cut_src, src)
         if len(tgt) > max_len:
             tgt = tgt[:max_len - 1] + [2] if cut_eos else tgt[:max_len]
     return src, tgt
 
+
+SOURCE_CUT_BACK = ("TranslationDataset keeps the source's last max_len ids: keep its first ones, src_ids[:max_len]",
+                   "TranslationDataset conserva los últimos max_len ids del origen: conserva los primeros, "
+                   "src_ids[:max_len]")
 
 PAIR_READ_SWAPPED = ("TranslationDataset reads each pair as (target, source): the pairs are (English, Spanish), "
                      "src, tgt = pairs[i]",
@@ -184,6 +204,8 @@ def collate(batch, pad_id, *, right=True):
 
 PAD_COUNTED = ("the loss does not ignore the <pad> labels (F.cross_entropy(..., ignore_index=pad_id))",
                "la pérdida no ignora las etiquetas <pad> (F.cross_entropy(..., ignore_index=pad_id))")
+PAD_ZERO_IGNORED = ("the loss ignores label 0 instead of the pad_id it is given (ignore_index=pad_id)",
+                    "la pérdida ignora la etiqueta 0 en lugar del pad_id que recibe (ignore_index=pad_id)")
 NO_SMOOTHING = ("label_smoothing is not passed on to F.cross_entropy",
                 "label_smoothing no se pasa a F.cross_entropy")
 NO_SHIFT = ("teacher forcing is off by one: the decoder reads tgt[:, :-1] and the labels must be tgt[:, 1:] "
