@@ -135,6 +135,12 @@ def wrong_dropout_rate(q: float | None, p: float) -> Mistake | None:
     """The mistake of a dropout that acts at rate ``q`` when the module was given ``p``."""
     if q is None or abs(q - p) <= 1e-3:
         return None
+    if abs(q - (1 - p)) <= 1e-3:
+        return Mistake(f"dropout acts with p = {q:.3g} = 1 - dropout: nn.Dropout(p) takes the probability of "
+                       f"dropping a unit, not of keeping it; pass dropout itself (nn.Dropout(dropout))",
+                       f"el dropout actúa con p = {fmt(q, '.3g', 'es')} = 1 - dropout: nn.Dropout(p) recibe la "
+                       "probabilidad de anular una unidad, no la de conservarla; pasa dropout tal cual "
+                       "(nn.Dropout(dropout))")
     return Mistake(f"dropout acts with p = {q:.3g}, not with the dropout={p:g} given to __init__: pass the argument on "
                    "(nn.Dropout(dropout)) instead of a fixed rate",
                    f"el dropout actúa con p = {fmt(q, '.3g', 'es')}, no con el dropout={fmt(p, 'g', 'es')} dado a "

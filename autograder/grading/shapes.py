@@ -6,7 +6,8 @@ factor (and which known constant it equals), a sign, axes swapped or heads inter
 shift by one position, probabilities normalised along another axis, weight given to
 masked positions, an offset equal to a bias or to a named tensor (a residual missing or
 added twice), probabilities sharpened or flattened as if their scores were scaled, an axis
-averaged or summed away, or values that differ only where the mask hides them. Each answer
+averaged or summed away, values that differ only where the mask hides them, values cut to
+whole numbers by an integer tensor, or right to float32's precision only. Each answer
 is a sentence in English and in Spanish, given to the student after ``Likely mistake:``.
 
 Every recogniser is a property of the two tensors alone (plus the names and constants a
@@ -137,6 +138,19 @@ def _truncated(a, e, hints):
                         "tensor)",
                         f"cada valor es el esperado {how_es}: un tensor entero los guarda o los produce (torch.arange "
                         "o torch.zeros sin dtype=torch.float32, o un dtype tomado de un tensor entero)")
+    return None
+
+
+def _float32_precision(a, e, hints):
+    """Right to float32's precision only, where float64 was asked for: a detour through float32."""
+    scale = max(1.0, e.abs().max().item())
+    if (a - e).abs().max().item() <= 1e-6 * scale:
+        return ("the values are right to float32's precision only (errors near 1e-7), where float64 is expected: part "
+                "of the computation runs in float32 (a .float(), or a tensor created without dtype=x.dtype); keep the "
+                "input's dtype throughout",
+                "los valores son correctos solo con la precisión de float32 (errores cercanos a 1e-7), donde se espera "
+                "float64: parte del cálculo se hace en float32 (un .float(), o un tensor creado sin dtype=x.dtype); "
+                "conserva el dtype de la entrada en todo el cálculo")
     return None
 
 
@@ -345,7 +359,7 @@ def _only_masked(a, e, hints):
 
 RECOGNISERS: tuple[Callable, ...] = (
     _truncated, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _offset, _shifted, _normalised_axis,
-    _tempered, _only_masked,
+    _tempered, _only_masked, _float32_precision,
 )
 
 

@@ -164,4 +164,9 @@ MUTANTS = {
         must_fail=[TABLE, CAUSAL_RANDOM, PADDING],
         names="filled with +inf",
     ),
+    "target mask sized by the batch (T = tokens.size(0))": Mutant(
+        "masks.py",
+        [("T = tokens.size(1)", "T = tokens.size(0)")],
+        must_fail=["Is target_mask the (B, 1, T, T)"],
+    ),
 }

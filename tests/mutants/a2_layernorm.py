@@ -96,4 +96,10 @@ MUTANTS = {
         must_fail=["Does the output match torch's layer_norm for an int normalized_shape"],
         names="changes its caller's tensor in place",
     ),
+    "a float32 detour inside forward (x.float()), float64 only in the output": Mutant(
+        "layernorm.py",
+        [("mean = x.mean(dim=dims, keepdim=True)", "x = x.float()\n        mean = x.mean(dim=dims, keepdim=True)")],
+        must_fail=["Do gradients w.r.t. input, weight and bias"],
+        names="float32's precision only",
+    ),
 }

@@ -183,4 +183,10 @@ MUTANTS = {
         must_fail=TABLES,
         names="grow with base 1e+05 instead of 10000",
     ),
+    "feed-forward dropout given the keep probability (nn.Dropout(1 - dropout))": Mutant(
+        "feedforward.py",
+        [("self.dropout = nn.Dropout(dropout)", "self.dropout = nn.Dropout(1 - dropout)")],
+        must_fail=["In training mode, does dropout zero some hidden units"],
+        names="= 1 - dropout",
+    ),
 }

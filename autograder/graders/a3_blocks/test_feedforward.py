@@ -102,6 +102,7 @@ def test_gradients(student, rng):
 def test_dropout_is_active_in_training(student, rng):
     """In training mode, does dropout zero some hidden units (and none in eval mode)? / ¿Anula el dropout unidades ocultas en entrenamiento (y ninguna en evaluación)?"""
     d_model, d_ff = 8, 64
+    p = 0.25  # not 0.5, where a rate given as the keep probability (1 - p) would look right
     state = {
         "linear1.weight": torch.eye(d_ff, d_model, dtype=torch.float64),
         "linear1.bias": torch.ones(d_ff, dtype=torch.float64),
@@ -110,7 +111,7 @@ def test_dropout_is_active_in_training(student, rng):
     }
     x = torch.zeros(1, 50, d_model, dtype=torch.float64)  # every hidden unit is act(1): 1 for ReLU
     evaluated = checks.tensor(
-        student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64", inputs=[x]).get("output"),
+        student.module(FF, d_model, d_ff, init_kwargs={"dropout": p}, state=state, dtype="float64", inputs=[x]).get("output"),
         "output in eval mode", shape=(1, 50, d_model), dtype=torch.float64)
     # In eval mode dropout does nothing: every output is d_ff x act(1), the same everywhere
     # (the activation itself is the business of the output test, not of this one).
@@ -118,34 +119,41 @@ def test_dropout_is_active_in_training(student, rng):
     try:
         checks.expect(
             unit > 0 and bool((evaluated == evaluated.flatten()[0]).all()),
-            "with dropout=0.5 in eval mode every output should be the same (dropout must do nothing there)",
-            "con dropout=0.5 en modo evaluación todas las salidas deberían ser iguales (el dropout no debe hacer nada)",
+            f"with dropout={p} in eval mode every output should be the same (dropout must do nothing there)",
+            f"con dropout={p} en modo evaluación todas las salidas deberían ser iguales (el dropout no debe hacer nada)",
         )
     except checks.CheckFailure as failure:
         raise failure.naming(checks.DROPOUT_IN_EVAL) from None
-    train = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64",
+    train = student.module(FF, d_model, d_ff, init_kwargs={"dropout": p}, state=state, dtype="float64",
                            inputs=[x], train=True, seed=checks.randint(rng, 0, 10**6))
     out = checks.tensor(train.get("output"), "output in training mode", shape=(1, 50, d_model)) / unit
-    # Dropout on the hidden units (p = 0.5, kept ones scaled by 2) makes each output
-    # act(1) x 2 x (units kept at that position): different across positions, but equal
-    # across the d_model outputs of one position.
-    kept = out / 2
+    # Dropout on the hidden units (kept ones scaled by 1 / (1 - p)) makes each output
+    # act(1) x (units kept at that position) / (1 - p): different across positions, but
+    # equal across the d_model outputs of one position.
+    per_position = bool((out == out[..., :1]).all())
+    rate = _dropout_rate(out)
     try:
         checks.expect(
-            bool(((out - d_ff).abs() > 1e-6).any()) and bool((out == out[..., :1]).all())
-            and bool(((kept - kept.round()).abs() <= 1e-9).all()),
-            "with dropout=0.5 in training mode, dropout must act on the hidden units after the ReLU (nn.Dropout)",
-            "con dropout=0.5 en modo entrenamiento, el dropout debe actuar sobre las unidades ocultas tras la ReLU (nn.Dropout)",
+            bool(((out - d_ff).abs() > 1e-6).any()) and per_position and rate == p,
+            f"with dropout={p} in training mode, dropout must act on the hidden units after the ReLU (nn.Dropout)",
+            f"con dropout={p} en modo entrenamiento, el dropout debe actuar sobre las unidades ocultas tras la ReLU (nn.Dropout)",
         )
     except checks.CheckFailure as failure:
         if bool(((out - d_ff).abs() <= 1e-6).all()):
             raise failure.naming(NO_HIDDEN_DROPOUT) from None
-        # Hidden units dropped at another rate q: each output is (units kept) / (1 - q).
-        for q in (0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9):
-            counts = out * (1 - q)
-            if bool((out == out[..., :1]).all()) and bool(((counts - counts.round()).abs() <= 1e-6).all()):
-                raise failure.naming(checks.wrong_dropout_rate(q, 0.5)) from None
-        raise (failure if bool((out == out[..., :1]).all()) else failure.naming(OUTPUT_DROPOUT)) from None
+        if per_position and rate is not None:
+            raise failure.naming(checks.wrong_dropout_rate(rate, p)) from None
+        raise (failure if per_position else failure.naming(OUTPUT_DROPOUT)) from None
+
+
+def _dropout_rate(out):
+    """The rate q whose scaling makes every output a whole count of kept units, (units kept)
+    / (1 - q): the smallest 1 - q that does (any multiple of it would too), or None."""
+    for q in (0.9, 0.8, 0.75, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25, 0.2, 0.1):
+        counts = out * (1 - q)
+        if bool(((counts - counts.round()).abs() <= 1e-6).all()):
+            return q
+    return None
 
 
 NO_HIDDEN_DROPOUT = checks.Mistake(
