@@ -139,12 +139,14 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
     ((3, 8, 5), (24, 5), "dims 0 and 1 should be flattened"),
     ((4, 4), (3, 1, 4, 4), "the leading axes (3, 1) are missing"),
     ((3, 7), (3, 8), None),
+    ((1, 1, 1, 8), (3, 1, 1, 8), "dim 0 has size 1 instead of 3"),
+    ((5000, 4), (6, 4), "dim 0 has size 5000 instead of 6"),
     ((4, 4), (4, 4), None),
     ((2, 6), (3, 5), "[1:] drops the first row"),
 ])
 def test_a_wrong_shape_is_named_when_it_is_one_thing(got, want, phrase):
-    """Does a shape that differs by one axis of size 1, an order, or a merge get named, and
-    any other difference nothing?"""
+    """Does a shape that differs by one axis of size 1, an order, a merge, or one axis's size
+    (size 1, or a size far from the expected one) get named, and any other difference nothing?"""
     found = differences.explain_shape(got, want)
     assert (found is None) if phrase is None else (phrase in found[0] and found[1])
 

@@ -204,7 +204,10 @@ def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
         )
         if isinstance(value, list) and value and isinstance(value[0], torch.Tensor):
             raise failure.naming(SEVERAL_RETURNED)
-        raise failure.naming(NONE_RETURNED) if value is None else failure
+        # A shape, not a named mistake: a caller that knows more replaces it.
+        if value is None:
+            raise failure.shaped(NO_GRADIENT if what.startswith("gradient") else NONE_RETURNED)
+        raise failure
     if shape is not None and tuple(value.shape) != tuple(shape):
         raise CheckFailure(
             f"{what}: expected shape {tuple(shape)}, got {tuple(value.shape)}",
@@ -224,11 +227,16 @@ SEVERAL_RETURNED = Mistake(
     "passed on or returned whole; take the value you need (out, _ = ...)",
     "se devuelven varios valores donde va un solo tensor: un resultado como el (salida, pesos) de la atención se "
     "pasa o se devuelve entero; toma el valor que necesitas (out, _ = ...)")
-NONE_RETURNED = Mistake(
+NONE_RETURNED = (
     "None where a tensor belongs: a return statement is missing (or sits inside an if), or None is returned in place "
     "of a value that must always be computed and returned",
     "None donde va un tensor: falta un return (o está dentro de un if), o se devuelve None en lugar de un valor que "
     "siempre hay que calcular y devolver")
+NO_GRADIENT = (
+    "no gradient reached it (its .grad is None): it is cut from the graph (.detach(), .data, .item(), torch.no_grad, "
+    "a new tensor built from its values) or not used in the computation",
+    "no le llegó ningún gradiente (su .grad es None): está separado del grafo (.detach(), .data, .item(), "
+    "torch.no_grad, un tensor nuevo construido con sus valores) o no se usa en el cálculo")
 ONE_RETURNED = Mistake(
     "one tensor is returned where a pair belongs: return both values, (output, weights), even when the caller "
     "ignores the second (weights may be None when need_weights=False)",

@@ -348,7 +348,7 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                 f"la dim {i} tiene tamaño 1 en lugar de {e[i]}: el resultado se calcula una vez y se comparte a lo "
                 "largo de ese eje (una reducción sobre él como .any/.all/.sum/.mean con keepdim=True, o una sola "
                 "porción) en lugar de un valor por elemento")
-    if len(differ) == 1 and a[differ[0]] not in e:
+    if len(differ) == 1 and a[differ[0]] not in e and abs(a[differ[0]] - e[differ[0]]) > 1:  # not one off
         i = differ[0]
         return (f"dim {i} has size {a[i]} instead of {e[i]}: that size comes from somewhere else than the arguments "
                 f"that set it (a number written in the code, such as {a[i]}, or another tensor's size)",

@@ -82,11 +82,10 @@ MISTAKES = {
                       "once, to the scaled and masked scores",
                       "el softmax se aplica dos veces (los pesos son un softmax de probabilidades, demasiado planos): "
                       "aplícalo una vez, a las puntuaciones escaladas y enmascaradas"),
-    "one key is none": ("a query that may attend to exactly one key gets zero weights: a row is fully masked only when "
-                        "no key is allowed (mask.any(dim=-1)); one allowed key takes all the weight",
-                        "una consulta que puede atender a exactamente una clave recibe pesos cero: una fila está "
-                        "totalmente enmascarada solo si no se permite ninguna clave (mask.any(dim=-1)); una sola clave "
-                        "permitida se lleva todo el peso"),
+    "one key is none": ("a query with exactly one allowed key gets zero weights: a row is fully masked only when no "
+                        "key is allowed (mask.any(dim=-1)); its one allowed key takes all the weight",
+                        "una consulta con una sola clave permitida recibe pesos cero: una fila está totalmente "
+                        "enmascarada solo sin ninguna clave permitida (mask.any(dim=-1)); esa clave lleva todo el peso"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
 }
