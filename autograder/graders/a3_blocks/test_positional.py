@@ -96,24 +96,23 @@ def _other_base(rows, positions, d_model, max_len):
 
 def _column_kind(values, positions, d_model, wanted):
     """Which wave a column of the table holds: ``wanted`` when it fits, else the closest
-    fitting ("sin" or "cos", k), f(pos / 10000^(k/d_model)), ("0", None) for zeros, or None.
-    Only the first rows are compared: float32 angles drift."""
+    fitting ("sin" or "cos", k), f(pos / 10000^(k/d_model)) (k < 0: pos multiplied by
+    10000^(-k/d_model)), ("0", None) for zeros, or None. Only the first rows are compared:
+    float32 angles drift."""
     near = positions < 64
     values, positions = values[near], positions[near]
     if values.numel() < 2:
         return None
-
-    def error(kind):
-        if kind[0] == "0":
-            return values.abs().max().item()
-        angle = positions / 10000.0 ** (kind[1] / d_model)  # k < 0: pos multiplied by the frequency
-        return (values - (angle.sin() if kind[0] == "sin" else angle.cos())).abs().max().item()
-
-    candidates = [("0", None)] + [(name, k) for k in range(-d_model, d_model + 1) for name in ("sin", "cos")]
-    if error(wanted) < 2e-3:
+    ks = list(range(-d_model, d_model + 1))
+    angles = positions[:, None] / 10000.0 ** (torch.tensor(ks, dtype=positions.dtype) / d_model)  # (n, K)
+    # Every candidate's largest error at once, in the order (0), (sin, k), (cos, k), k ascending.
+    waves = torch.stack([angles.sin(), angles.cos()], dim=-1).flatten(1)  # (n, 2K)
+    errors = torch.cat([values.abs().max()[None], (values[:, None] - waves).abs().max(0).values])
+    candidates = [("0", None)] + [(name, k) for k in ks for name in ("sin", "cos")]
+    if errors[candidates.index(wanted)] < 2e-3:
         return wanted
-    best = min(candidates, key=error)
-    return best if error(best) < 2e-3 else None
+    best = int(errors.argmin())
+    return candidates[best] if errors[best] < 2e-3 else None
 
 
 def _wave(kind, d_model) -> str:
