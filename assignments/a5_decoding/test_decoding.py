@@ -424,6 +424,98 @@ def test_beam_search_scores_log_probability_over_the_length_penalty():
     )
 
 
+class ShiftedBigramModel(BigramModel):
+    """TABLE's probabilities as logits that are not normalised: after A every logit is 5
+    higher. The softmax is the same, so every decoding must give the same tokens."""
+
+    def __init__(self, table):
+        super().__init__(table)
+        self.logp[A] += 5.0
+
+
+def test_beam_search_normalises_the_logits():
+    """Does beam search add log_softmax of the logits, not the raw logits, which a model need not normalise?"""
+    got = beam_search(ShiftedBigramModel(TABLE), torch.ones(1, 3, dtype=torch.long), beam_size=2, max_len=5,
+                      sos_id=SOS, eos_id=EOS, pad_id=PAD, length_penalty=0.0).tolist()
+    assert got == [[B, EOS]], (
+        f"beam_search(beam_size=2, length_penalty=0) gave {_show(got)}, expected {_show([[B, EOS]])} (probability "
+        "0.45 x 0.9 = 0.405), as with the normalised table: here the model's logits after A are all 5 higher, "
+        "which changes no probability. Raw logits summed step after step favour the hypotheses that go through A: "
+        "add decoder.step(...).log_softmax(dim=-1) to the scores. / "
+        f"beam_search(beam_size=2, length_penalty=0) dio {_show(got)}, se esperaba {_show([[B, EOS]])} "
+        "(probabilidad 0,45 x 0,9 = 0,405), como con la tabla normalizada: aquí los logits del modelo tras A son "
+        "todos 5 más altos, lo que no cambia ninguna probabilidad. Sumar los logits sin normalizar paso a paso "
+        "favorece las hipótesis que pasan por A: suma decoder.step(...).log_softmax(dim=-1) a las puntuaciones."
+    )
+
+
+# From SOS: EOS 0.4, A 0.6. After A: EOS 0.1, C 0.9. After C: EOS. With beam_size=2, "EOS"
+# and "A EOS" finish by step 2, yet "A C EOS" (0.54) is still alive and better than both.
+LATE_TABLE = [
+    [1 / 6] * 6,  # after PAD (unused)
+    [0.0, 0.0, 0.4, 0.6, 0.0, 0.0],  # after SOS
+    [1 / 6] * 6,  # after EOS (unused)
+    [0.0, 0.0, 0.1, 0.0, 0.0, 0.9],  # after A
+    [1 / 6] * 6,  # after B (unused)
+    [0.0, 0.0, 1.0, 0.0, 0.0, 0.0],  # after C
+]
+
+
+def test_beam_search_goes_on_while_a_hypothesis_is_alive():
+    """Once beam_size hypotheses have finished, does the search go on with the live ones, which may still win?"""
+    got = beam_search(BigramModel(LATE_TABLE), torch.ones(1, 3, dtype=torch.long), beam_size=2, max_len=5,
+                      sos_id=SOS, eos_id=EOS, pad_id=PAD, length_penalty=0.0).tolist()
+    if got == [[EOS]]:
+        hint = ("EOS (0.4) and A EOS (0.06) had finished when the search stopped, but A C was still alive: stop "
+                "when no hypothesis is alive (or at max_len), not when beam_size have finished.",
+                "EOS (0,4) y A EOS (0,06) habían terminado cuando paró la búsqueda, pero A C seguía viva: para "
+                "cuando no quede ninguna hipótesis viva (o en max_len), no cuando hayan terminado beam_size.")
+    else:
+        hint = ("Keep extending the live hypotheses until none is left, then answer with the best finished one.",
+                "Sigue extendiendo las hipótesis vivas hasta que no quede ninguna y responde con la mejor terminada.")
+    assert got == [[A, C, EOS]], (
+        f"beam_search(beam_size=2, length_penalty=0) gave {_show(got)}, expected {_show([[A, C, EOS]])} "
+        f"(probability 0.6 x 0.9 x 1 = 0.54, against 0.4 for EOS alone). {hint[0]} / "
+        f"beam_search(beam_size=2, length_penalty=0) dio {_show(got)}, se esperaba {_show([[A, C, EOS]])} "
+        f"(probabilidad 0,6 x 0,9 x 1 = 0,54, frente a 0,4 de EOS sola). {hint[1]}"
+    )
+
+
+# From SOS: A 0.5, B 0.5. After B: EOS. After A: A 0.9, EOS 0.1. With alpha = 1 and
+# max_len = 3, B EOS scores log 0.5 / lp(2) = -0.594 and A A A (cut at max_len)
+# (log 0.5 + 2 log 0.9) / lp(3) = -0.678. Dividing the live scores by lp at every step, so
+# that the penalty compounds, lifts A A A above B EOS.
+COMPOUND_TABLE = [
+    [0.2, 0.2, 0.2, 0.2, 0.2],  # after PAD (unused)
+    [0.0, 0.0, 0.0, 0.5, 0.5],  # after SOS
+    [0.2, 0.2, 0.2, 0.2, 0.2],  # after EOS (unused)
+    [0.0, 0.0, 0.1, 0.9, 0.0],  # after A
+    [0.0, 0.0, 1.0, 0.0, 0.0],  # after B
+]
+
+
+def test_beam_search_applies_the_length_penalty_once():
+    """Are live hypotheses ranked by their summed log-probability, with lp applied once, when one finishes?"""
+    got = beam_search(BigramModel(COMPOUND_TABLE), torch.ones(1, 3, dtype=torch.long), beam_size=2, max_len=3,
+                      sos_id=SOS, eos_id=EOS, pad_id=PAD, length_penalty=1.0).tolist()
+    if got == [[A, A, A]]:
+        hint = ("A A A wins when the live scores are divided by lp at every step, so the penalty compounds: keep "
+                "the plain sum of log-probabilities for live hypotheses and divide by lp(n) only when one finishes.",
+                "A A A gana cuando las puntuaciones vivas se dividen entre lp en cada paso y la penalización se "
+                "acumula: guarda la suma de log-probabilidades sin más para las hipótesis vivas y divide entre "
+                "lp(n) solo cuando una termina.")
+    else:
+        hint = ("Score a finished hypothesis by its summed log-probabilities over lp(n), n its generated tokens.",
+                "Puntúa una hipótesis terminada con la suma de sus log-probabilidades entre lp(n), n sus tokens "
+                "generados.")
+    assert got == [[B, EOS]], (
+        f"beam_search(beam_size=2, max_len=3, length_penalty=1) gave {_show(got)}, expected {_show([[B, EOS]])} "
+        f"(score log 0.5 / lp(2) = -0.594, against -0.678 for A A A cut at max_len). {hint[0]} / "
+        f"beam_search(beam_size=2, max_len=3, length_penalty=1) dio {_show(got)}, se esperaba {_show([[B, EOS]])} "
+        f"(puntuación log 0,5 / lp(2) = -0,594, frente a -0,678 de A A A cortada en max_len). {hint[1]}"
+    )
+
+
 def test_sampled_decoding_divides_by_the_temperature_once():
     """At temperature 0.5, is the first token of 4,000 sampled rows A about 60 % of the time,
     as softmax(log [0.55, 0.45] / 0.5) gives?"""
