@@ -133,7 +133,8 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
 @pytest.mark.parametrize("got, want, phrase", [
     ((4096, 1), (4096,), "an extra axis of size 1 at dim 1"),
     ((3, 8), (3, 1, 1, 8), None),
-    ((3, 8), (3, 1, 8), "the axis of size 1 at dim 1 is missing"),
+    ((3, 8), (3, 1, 8), "the axis of size 1 at dim 1 is missing (keepdim=True"),
+    ((), (1,), "the axis of size 1 at dim 0 is missing: .squeeze() with no dim"),
     ((8, 3), (3, 8), "two axes are swapped"),
     ((24, 5), (3, 8, 5), "dims 0 and 1 are merged"),
     ((3, 8, 5), (24, 5), "dims 0 and 1 should be flattened"),

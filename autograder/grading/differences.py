@@ -312,6 +312,13 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                     f"quítalo (squeeze({i}))")
     for i in range(len(e)):
         if e[i] == 1 and e[:i] + e[i + 1:] == a:
+            if i == 0 and 1 not in a:  # a batch of one squeezed away with every other axis of size 1
+                return (f"the axis of size 1 at dim {i} is missing: .squeeze() with no dim drops every axis of size "
+                        f"1, this one too when it has one row; name the axis to drop (such as .squeeze(-1)), or keep "
+                        f"this one with keepdim=True or unsqueeze({i})",
+                        f"falta el eje de tamaño 1 de la dim {i}: .squeeze() sin dim quita todos los ejes de tamaño "
+                        f"1, también este cuando tiene una sola fila; nombra el eje que quitas (como .squeeze(-1)), o "
+                        f"consérvalo con keepdim=True o unsqueeze({i})")
             return (f"the axis of size 1 at dim {i} is missing (keepdim=True, or unsqueeze({i}), keeps it for "
                     "broadcasting)",
                     f"falta el eje de tamaño 1 de la dim {i} (keepdim=True, o unsqueeze({i}), lo conserva para el "

@@ -2,6 +2,11 @@
 
 from mutants import Mutant
 
+TOP_K_BLOCK = """    if top_k is not None and top_k < logits.size(-1):
+        kth = logits.topk(top_k, dim=-1).values[:, -1:]  # (B, 1)
+        logits = logits.masked_fill(logits < kth, float("-inf"))
+"""
+
 MUTANTS = {
     "top-k not renormalised (inverse-CDF draw)": Mutant(
         "sampling.py",
@@ -200,5 +205,20 @@ MUTANTS = {
         [("    logits = logits / temperature", "    logits /= temperature")],
         must_fail=["With all three, is it temperature first"],
         names="changes its caller's tensor in place",
+    ),
+    "top-p applied before top-k": Mutant(
+        "sampling.py",
+        [(TOP_K_BLOCK, ""),
+         ("    probs = logits.softmax(dim=-1)  # renormalised over the kept tokens\n",
+          TOP_K_BLOCK + "    probs = logits.softmax(dim=-1)  # renormalised over the kept tokens\n")],
+        must_fail=["With all three, is it temperature first"],
+        names="top-p is applied before top-k",
+    ),
+    "draws squeezed with .squeeze(), a 0-d tensor for a batch of one": Mutant(
+        "sampling.py",
+        [("torch.multinomial(probs, 1, generator=generator).squeeze(-1)",
+          "torch.multinomial(probs, 1, generator=generator).squeeze()")],
+        must_fail=["Does each row of a batch follow its own logits"],
+        names=".squeeze() with no dim",
     ),
 }

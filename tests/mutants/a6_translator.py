@@ -315,4 +315,24 @@ MUTANTS = {
         must_fail=["Does collate stack"],
         names="collate returns (target batch, source batch)",
     ),
+    "decode's range check off by one (i <= len(self.itos))": Mutant(
+        "vocab.py",
+        [("if not 0 <= i < len(self.itos):", "if not 0 <= i <= len(self.itos):")],
+        must_fail=["Does encode map unknown words to <unk>"],
+        names="one past the last, passes the range check",
+    ),
+    "every target cut and re-terminated, so short ones get two <eos>": Mutant(
+        "batching.py",
+        [("            if len(tgt_ids) > self.max_len:\n                tgt_ids = tgt_ids[: self.max_len - 1] + [self.tgt_vocab.eos_id]",
+          "            tgt_ids = tgt_ids[: self.max_len - 1] + [self.tgt_vocab.eos_id]")],
+        must_fail=["Is an item (source ids"],
+        names="ends with two <eos>",
+    ),
+    "items built with torch.tensor(ids), float32 for an empty source": Mutant(
+        "batching.py",
+        [("return torch.tensor(src_ids, dtype=torch.long), torch.tensor(tgt_ids, dtype=torch.long)",
+          "return torch.tensor(src_ids), torch.tensor(tgt_ids)")],
+        must_fail=["Is an item (source ids"],
+        names="build them with dtype=torch.long",
+    ),
 }

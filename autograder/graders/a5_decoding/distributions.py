@@ -35,6 +35,14 @@ def probs_of(logits, temperature=1.0, top_k=None, top_p=None, mistake=None):
     fill = 0.0 if mistake == "k_zero" else float("-inf")
     after_k = torch.where(keep, scaled, torch.tensor(fill, dtype=torch.float64)).softmax(-1)
     probs, keep = after_k, after_k > 0
+    if top_p is not None and mistake == "p_before_k":  # the nucleus of the whole distribution, then top-k
+        full = scaled.softmax(-1)
+        order = full.argsort(descending=True)
+        before = full[order].cumsum(0) - full[order]
+        keep = keep.clone()
+        keep[order[before >= top_p]] = False
+        probs = torch.where(keep, full, torch.zeros((), dtype=torch.float64))
+        return probs / probs.sum()
     if top_p is not None:
         if mistake == "t_after_p":  # the nucleus chosen from the distribution at temperature 1
             probs = torch.where(keep, logits, torch.tensor(float("-inf"), dtype=torch.float64)).softmax(-1)
@@ -68,6 +76,10 @@ MISTAKES = {
                   "so divide by the temperature first",
                   "la temperatura se aplica después de top-p: el núcleo se elige de softmax(logits / T), así que "
                   "divide por la temperatura primero"),
+    "p_before_k": ("top-p is applied before top-k: the nucleus must be chosen from the distribution that "
+                   "top-k leaves (renormalised over the k best), so filter with top-k first",
+                   "top-p se aplica antes que top-k: el núcleo se elige de la distribución que deja top-k "
+                   "(renormalizada sobre los k mejores), así que filtra primero con top-k"),
     "k_plus": ("top-k keeps k + 1 tokens (off by one)", "top-k conserva k + 1 tokens (error por uno)"),
     "k_minus": ("top-k keeps k - 1 tokens (off by one)", "top-k conserva k - 1 tokens (error por uno)"),
     "k_zero": ("top-k sets the dropped logits to 0 instead of -inf, so dropped tokens are still drawn",

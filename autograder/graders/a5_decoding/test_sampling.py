@@ -93,6 +93,10 @@ def test_temperature_top_k_and_top_p_together(student, rng):
     _check(student, rng, "", temperature=temperature, top_k=k, nucleus=True,
            which=(*TEMPERATURE, "t_after_p", "p_crossing", "not_renormalised", "not_renormalised_after_k"),
            same=("k_plus", "k_minus", "k_zero"))
+    # At temperature 1 and a small k, top-k removes much of the mass: a nucleus chosen before
+    # top-k, from the whole distribution, then keeps other tokens.
+    _check(student, rng, "", top_k=checks.randint(rng, 3, 5), nucleus=True, which=("p_before_k",),
+           same=("k_plus", "k_minus", "k_zero"))
     checks.inputs_unchanged(student, SAMPLE, [torch.randn(4, V, generator=rng)],
                             f"sample_next_token(logits, temperature={temperature:.3g}, top_k={k}, top_p=0.9)",
                             kwargs={"temperature": temperature, "top_k": k, "top_p": 0.9})
@@ -100,7 +104,7 @@ def test_temperature_top_k_and_top_p_together(student, rng):
 
 @pytest.mark.points(1)
 def test_rows_are_independent(student, rng):
-    """Does each row of a batch follow its own logits? / ¿Sigue cada fila del lote sus propios logits?"""
+    """Does each row of a batch follow its own logits, and a batch of one give one draw of shape (1,)? / ¿Sigue cada fila del lote sus propios logits, y da un lote de una fila una muestra de forma (1,)?"""
     (a, _), (b, _) = _case(rng, N // 2, top_k=6, which=TOP_K), _case(rng, N // 2, top_k=6, which=TOP_K)
     logits = torch.stack([a, b]).repeat(N // 2, 1)  # rows alternate a, b
     draws = checks.tensor(dist.call(student, SAMPLE, logits, top_k=6, generator_seed=checks.randint(rng, 0, 2**31)),
@@ -108,6 +112,9 @@ def test_rows_are_independent(student, rng):
     for name, row, part in (("even rows", a, draws[0::2]), ("odd rows", b, draws[1::2])):
         check_draws(part, probs_of(row, top_k=6), f"sample_next_token(top_k=6), {name}",
                     dist.mistakes(row, top_k=6, which=TOP_K))
+    # .squeeze() instead of .squeeze(-1) passes every batch but a batch of one (a 0-d tensor).
+    checks.tensor(dist.call(student, SAMPLE, a[None], top_k=6, generator_seed=checks.randint(rng, 0, 2**31)),
+                  "sample_next_token(logits of shape (1, 12), top_k=6)", shape=(1,), dtype=torch.int64)
 
 
 @pytest.mark.points(1)

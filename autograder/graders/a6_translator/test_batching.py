@@ -22,7 +22,10 @@ def test_dataset_items(student, rng):
     pairs = [(sentence(rng, src_words, 1, 9), sentence(rng, tgt_words, 1, 9)) for _ in range(6)]
     pairs += [(sentence(rng, src_words, 9, 9), sentence(rng, tgt_words, 9, 9))]  # over max_len on both sides
     pairs[0] = (pairs[0][0] + " " + src_words[7], tgt_words[6] + " " + pairs[0][1])  # unknown words, certainly
-    max_len = checks.randint(rng, 3, 7)
+    # An empty source (torch.tensor([]) is float32 unless told int64) and a one-word target,
+    # shorter than max_len, which must come out as it is: cut and re-terminated only when too long.
+    pairs[1] = ("", tgt_words[checks.randint(rng, 0, 5)])
+    max_len = checks.randint(rng, 4, 7)
     want = {None: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt)),
             max_len: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt), max_len)}
     steps = [["sv", "vocab.Vocab", [known_src], {}], ["tv", "vocab.Vocab", [known_tgt], {}],
@@ -53,6 +56,7 @@ def test_dataset_items(student, rng):
         raise variants.named(failure, plain, [
             variants.mistake(*variants.NO_EOS, lambda: items(eos=False)),
             variants.mistake(*variants.CUT_EOS, lambda: items(cut_eos=False)),
+            variants.mistake(*variants.ALWAYS_CUT, lambda: items(always_cut=True)),
             variants.mistake(*variants.SOURCE_UNCUT, lambda: items(cut_src=False)),
             variants.mistake(*variants.SOURCE_CUT_BACK, lambda: items(cut_src="back")),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: items(keep_unknown=False)),

@@ -130,6 +130,13 @@ def _framing(framed, plain) -> checks.Mistake | None:
 
 def _unchecked_id(bad: int, size: int, error: dict | None) -> checks.Mistake:
     """What decode's answer to an id outside 0..size-1 says about its check."""
+    if error is not None and error["type"] == "IndexError" and bad == size and "list index" in error["message"]:
+        return checks.Mistake(f"id {size}, one past the last, passes the range check and reaches self.itos[i], whose "
+                              f"own IndexError names no size: the last id is len(self.itos) - 1, so check "
+                              f"0 <= i < len(self.itos) (not <=)",
+                              f"el id {size}, uno más allá del último, pasa la comprobación de rango y llega a "
+                              f"self.itos[i], cuyo IndexError no dice el tamaño: el último id es len(self.itos) - 1, "
+                              f"así que comprueba 0 <= i < len(self.itos) (no <=)")
     if error is not None and error["type"] == "IndexError":
         return checks.Mistake(f"the IndexError's message must name the vocabulary's size ({size})",
                               f"el mensaje del IndexError debe decir el tamaño del vocabulario ({size})")
@@ -191,8 +198,9 @@ def test_encode_and_decode(student, rng):
             variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got["itos"])),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: lambda got: encodes(False)),
             variants.mistake(*variants.DECODE_KEEPS, lambda: decodes_keeping)], _matches) from None
-    # Past the end, and below 0: a negative id would silently pick a word from the end of itos.
-    for bad in (len(v) + checks.randint(rng, 0, 5), -checks.randint(rng, 1, len(v))):
+    # Just past the end (where `i <= len(self.itos)` slips through to Python's own IndexError, which
+    # names no size), and below 0: a negative id would silently pick a word from the end of itos.
+    for bad in (len(v), -checks.randint(rng, 1, len(v))):
         error = student.script_error([["v", "vocab.Vocab", [words], {}], ["d", "$v.decode", [[4, bad]], {}]])
         checks.expect(error is not None and error["type"] == "IndexError" and str(len(v)) in error["message"],
                       f"decode([4, {bad}]) with a vocabulary of {len(v)} must raise IndexError naming that size "

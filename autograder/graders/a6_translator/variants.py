@@ -146,12 +146,16 @@ NO_EOS = ("the target item lacks <eos> at the end: encode it with add_sos_eos=Tr
           "al destino le falta <eos> al final: codifícalo con add_sos_eos=True")
 CUT_EOS = ("a target longer than max_len is cut without putting <eos> back as its last id",
            "un destino más largo que max_len se recorta sin volver a poner <eos> como último id")
+ALWAYS_CUT = ("every target is cut to max_len - 1 ids and given <eos> again, so one shorter than max_len ends "
+              "with two <eos>: cut only when len(tgt_ids) > max_len",
+              "cada destino se recorta a max_len - 1 ids y recibe otra vez <eos>, así que uno más corto que max_len "
+              "acaba con dos <eos>: recorta solo si len(tgt_ids) > max_len")
 SOURCE_UNCUT = ("TranslationDataset does not cut the source to its first max_len ids",
                 "TranslationDataset no recorta el origen a sus primeros max_len ids")
 
 
 def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_src="front", keep_unknown=True,
-         swapped=False):
+         swapped=False, always_cut=False):
     """(src ids, tgt ids) of one TranslationDataset item, as lists; ``cut_src`` keeps the source's
     first max_len ids ("front"), its last ("back") or all of them (False)."""
     pair = pair[::-1] if swapped else pair
@@ -161,7 +165,7 @@ def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_
         tgt = tgt[:-1]
     if max_len is not None:
         src = {"front": src[:max_len], "back": src[-max_len:]}.get(cut_src, src)
-        if len(tgt) > max_len:
+        if len(tgt) > max_len or always_cut:
             tgt = tgt[:max_len - 1] + [2] if cut_eos else tgt[:max_len]
     return src, tgt
 
