@@ -20,7 +20,10 @@ def test_tensor_checks_kind_shape_and_dtype_in_both_languages():
     x = torch.zeros(2, 3)
     assert checks.tensor(x, "out", (2, 3), torch.float32) is x
     f = failure(checks.tensor, [1, 2], "out")
-    assert f.en == "out: expected a tensor, got list" and f.es == "out: se esperaba un tensor, se obtuvo list"
+    assert f.en.startswith("out: expected a tensor, got list\nLikely mistake: a Python list of numbers")
+    assert f.es.startswith("out: se esperaba un tensor, se obtuvo list\n")
+    f = failure(checks.tensor, "text", "out")
+    assert f.en == "out: expected a tensor, got str" and f.es == "out: se esperaba un tensor, se obtuvo str"
     assert str(f) == f"{f.en}\n{f.es}"
     assert failure(checks.tensor, x, "out", (3, 2)).en.startswith(
         "out: expected shape (3, 2), got (2, 3)\nLikely mistake: ")
@@ -135,6 +138,7 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
     ((3, 8), (3, 1, 1, 8), None),
     ((3, 8), (3, 1, 8), "the axis of size 1 at dim 1 is missing (keepdim=True"),
     ((), (1,), "the axis of size 1 at dim 0 is missing: .squeeze() with no dim"),
+    ((3, 1, 8, 8), (3, 1, 1, 8), "dim 2 has size 8 where 1 belongs"),
     ((8, 3), (3, 8), "two axes are swapped"),
     ((24, 5), (3, 8, 5), "dims 0 and 1 are merged"),
     ((3, 8, 5), (24, 5), "dims 0 and 1 should be flattened"),
@@ -176,6 +180,7 @@ def test_a_wrong_dtype_says_where_it_usually_comes_from():
     assert "must stay boolean" in differences.explain_dtype(torch.float32, torch.bool)[0]
     assert "dtype=x.dtype" in differences.explain_dtype(torch.float32, torch.float64)[0]
     assert "torch.long" in differences.explain_dtype(torch.float32, torch.long)[0]
+    assert "drop the .int()" in differences.explain_dtype(torch.int32, torch.long)[0]
     assert differences.explain_dtype(torch.long, torch.float32) is None
     f = failure(checks.tensor, torch.ones(2) > 0, "mask", (2,), torch.float32)
     assert f.en == "mask: expected dtype float32, got bool"  # no guess

@@ -126,6 +126,14 @@ REAL_ERRORS = {
     "a replacement without its group": (lambda: __import__("re").sub("[?!]", r" \1 ", "a?"), "does not capture"),
     "float token ids": (lambda: nn.Embedding(5, 2)(torch.ones(1, 2)), "torch.long"),
     "mismatched matmul": (lambda: torch.zeros(2, 3) @ torch.zeros(2, 3), ""),
+    "ignore_index given a float": (lambda: torch.nn.functional.cross_entropy(
+        torch.zeros(3, 4), torch.zeros(3, dtype=torch.long), ignore_index=0.1), "pass them by name"),
+    "clipping at None": (lambda: torch.nn.utils.clip_grad_norm_([torch.ones(2, requires_grad=True)], None),
+                         "if clip_norm is not None"),
+    "&= growing a mask": (lambda: torch.ones(3, 1, 1, 4, dtype=torch.bool).__iand__(torch.ones(4, 4, dtype=torch.bool)),
+                          "broadcasting cannot grow a tensor in place"),
+    "// on scores that need a gradient": (lambda: (torch.ones(2, requires_grad=True) // 2.0).sum().backward(),
+                                          "has no gradient"),
 }
 
 

@@ -29,6 +29,8 @@ def test_a_constant_factor_is_named_by_the_constant_it_equals():
     assert "twice" in _say(e * 2, e)
     assert "the same constant, 1.7" in _say(e * 1.7, e)
     assert "opposite sign" in _say(-e, e)
+    assert "should be negative come out positive" in _say(e.abs(), e)
+    assert "should be negative come out positive" not in (_say(e.clamp(min=0), e) or "")
 
 
 def test_swapped_axes_and_interleaved_heads_are_named():

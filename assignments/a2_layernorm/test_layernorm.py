@@ -285,3 +285,39 @@ def test_gradients_match_torch_layernorm():
             f"el gradiente respecto a {name} difiere del de nn.LayerNorm: se esperaba {_r(want.flatten()[:6])}..., "
             f"pero da {_r(got.flatten()[:6])}...; calcula la salida solo con operaciones diferenciables de tensores "
             f"(incluidas la media y la varianza: no les hagas detach)")
+
+
+def test_eval_mode_gives_the_training_mode_output():
+    """With weight and bias set, does LayerNorm give the same output in eval mode as in training mode?"""
+    torch.manual_seed(5)
+    x = torch.randn(4, 5)
+    norm = LayerNorm(5)
+    with torch.no_grad():
+        norm.weight.copy_(torch.tensor([2.0, -1.0, 0.5, 3.0, 1.5]))
+        norm.bias.copy_(torch.tensor([0.1, 0.2, -0.3, 1.0, -2.0]))
+    trained = norm.train()(x)
+    evaluated = norm.eval()(x)
+    assert evaluated.shape == trained.shape and torch.allclose(evaluated, trained, atol=1e-6), _say(
+        f"LayerNorm(5) in eval mode gave {_r(evaluated[0])}... but {_r(trained[0])}... in training mode: LayerNorm "
+        "has no dropout and no running statistics, so both modes compute x_hat * weight + bias; do not branch on "
+        "self.training",
+        f"LayerNorm(5) en modo eval dio {_r(evaluated[0])}... pero {_r(trained[0])}... en modo entrenamiento: "
+        "LayerNorm no tiene dropout ni estadísticas acumuladas, así que los dos modos calculan x_hat * weight + "
+        "bias; no distingas según self.training")
+
+
+def test_float64_input_gives_float64_output():
+    """Does a float64 input come back float64, equal to nn.LayerNorm's to 1e-12?"""
+    torch.manual_seed(6)
+    x = torch.randn(3, 6, dtype=torch.float64) * 3 + 1
+    got, want = LayerNorm(6).double()(x), nn.LayerNorm(6).double()(x)
+    assert got.dtype == torch.float64, _say(
+        f"a float64 input came back {got.dtype}: compute in the input's dtype (no .float(), and tensors created "
+        "inside forward with dtype=x.dtype)",
+        f"una entrada float64 volvió como {got.dtype}: calcula en el dtype de la entrada (sin .float(), y con "
+        "dtype=x.dtype en los tensores creados dentro de forward)")
+    assert torch.allclose(got, want, atol=1e-12, rtol=0), _say(
+        f"in float64, LayerNorm(6) differs from nn.LayerNorm(6) by {(got - want).abs().max().item():.2g}, expected "
+        "below 1e-12: part of the computation runs in float32 (a .float() or a float32 constant tensor)",
+        f"en float64, LayerNorm(6) difiere de nn.LayerNorm(6) en {(got - want).abs().max().item():.2g}, se esperaba "
+        "menos de 1e-12: parte del cálculo se hace en float32 (un .float() o un tensor constante float32)")

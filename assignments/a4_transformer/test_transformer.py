@@ -281,3 +281,35 @@ def test_padding_follows_config_pad_id():
         "oculta el token 0 del destino como si fuera relleno. Construye la máscara del destino con "
         "target_mask(tgt, self.config.pad_id), no con 0"
     )
+
+
+def test_backward_reaches_every_parameter():
+    """Does one backward pass from the logits give every parameter a gradient, post-norm and pre-norm
+    (nothing detached between layers, no residual added in place)?"""
+    torch.manual_seed(7)
+    src, tgt = torch.randint(1, 20, (3, 7)), torch.randint(1, 30, (3, 5))
+    for norm_first in (False, True):
+        model = Transformer(TransformerConfig(**SMALL, norm_first=norm_first))
+        try:
+            model(src, tgt).pow(2).mean().backward()
+        except NotImplementedError:  # a stub: say so, as every test does
+            raise
+        except RuntimeError as error:
+            first = str(error).splitlines()[0][:160]
+            raise AssertionError(
+                f"norm_first={norm_first}: backward from the logits raised RuntimeError: {first}. An in-place "
+                "operation (x += ..., masked_fill_, x[...] = ...) changed a tensor that autograd needs: write the "
+                "residual as x = x + sublayer(...). / "
+                f"norm_first={norm_first}: el backward desde los logits lanzó RuntimeError: {first}. Una operación "
+                "in situ (x += ..., masked_fill_, x[...] = ...) cambió un tensor que autograd necesita: escribe la "
+                "conexión residual como x = x + subcapa(...)."
+            ) from None
+        missing = [name for name, p in model.named_parameters() if p.grad is None or not bool(p.grad.abs().sum() > 0)]
+        assert not missing, (
+            f"norm_first={norm_first}: after backward from the logits, {len(missing)} parameters got no gradient "
+            f"(first: {', '.join(missing[:4])}): something cuts the graph before them (a .detach(), .data or "
+            "torch.no_grad() in encode, decode or a layer), so they would never learn. / "
+            f"norm_first={norm_first}: tras el backward desde los logits, {len(missing)} parámetros no recibieron "
+            f"gradiente (primeros: {', '.join(missing[:4])}): algo corta el grafo antes de ellos (un .detach(), "
+            ".data o torch.no_grad() en encode, decode o una capa), así que nunca aprenderían."
+        )

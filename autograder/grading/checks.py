@@ -207,6 +207,8 @@ def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
         # A shape, not a named mistake: a caller that knows more replaces it.
         if value is None:
             raise failure.shaped(NO_GRADIENT if what.startswith("gradient") else NONE_RETURNED)
+        if isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value):
+            raise failure.shaped(NUMBERS_RETURNED)
         raise failure
     if shape is not None and tuple(value.shape) != tuple(shape):
         raise CheckFailure(
@@ -227,6 +229,10 @@ SEVERAL_RETURNED = Mistake(
     "passed on or returned whole; take the value you need (out, _ = ...)",
     "se devuelven varios valores donde va un solo tensor: un resultado como el (salida, pesos) de la atención se "
     "pasa o se devuelve entero; toma el valor que necesitas (out, _ = ...)")
+NUMBERS_RETURNED = ("a Python list of numbers where a tensor belongs: build the tensor from it (torch.tensor(ids, "
+                    "dtype=torch.long) for ids)",
+                    "una lista de Python con números donde va un tensor: construye el tensor a partir de ella "
+                    "(torch.tensor(ids, dtype=torch.long) para ids)")
 NONE_RETURNED = (
     "None where a tensor belongs: a return statement is missing (or sits inside an if), or None is returned in place "
     "of a value that must always be computed and returned",

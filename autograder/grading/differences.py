@@ -355,6 +355,13 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                 f"la dim {i} tiene tamaño 1 en lugar de {e[i]}: el resultado se calcula una vez y se comparte a lo "
                 "largo de ese eje (una reducción sobre él como .any/.all/.sum/.mean con keepdim=True, o una sola "
                 "porción) en lugar de un valor por elemento")
+    if len(differ) == 1 and e[differ[0]] == 1:
+        i = differ[0]
+        return (f"dim {i} has size {a[i]} where 1 belongs: the tensor is expanded along it (expand or repeat, or "
+                f"built once per query) where it should keep size 1 and let broadcasting spread it where it is used",
+                f"la dim {i} tiene tamaño {a[i]} donde va 1: el tensor está expandido a lo largo de ella (expand o "
+                f"repeat, o construido una vez por consulta) cuando debería conservar tamaño 1 y dejar que el "
+                f"broadcasting lo extienda donde se use")
     if len(differ) == 1 and a[differ[0]] not in e and abs(a[differ[0]] - e[differ[0]]) > 1:  # not one off
         i = differ[0]
         return (f"dim {i} has size {a[i]} instead of {e[i]}: that size comes from somewhere else than the arguments "
@@ -385,6 +392,12 @@ def explain_dtype(actual: torch.dtype, expected: torch.dtype) -> Found:
                 "torch.*_like(x)), and parameters without a dtype of their own (module.to(...) sets it)",
                 f"un tensor en {got} donde corresponde el {want} de la entrada: crea los tensores nuevos con "
                 "dtype=x.dtype (o torch.*_like(x)), y los parámetros sin un dtype propio (module.to(...) lo fija)")
+    if expected == torch.int64 and actual in (torch.int32, torch.int16, torch.int8, torch.uint8):
+        got = str(actual).removeprefix("torch.")
+        return (f"ids in {got} where int64 (torch.long) belongs: drop the .int() or dtype={got}; torch.multinomial, "
+                f"argmax and torch.full(..., dtype=torch.long) give int64",
+                f"ids en {got} donde corresponde int64 (torch.long): quita el .int() o dtype={got}; "
+                f"torch.multinomial, argmax y torch.full(..., dtype=torch.long) dan int64")
     if expected in (torch.long, torch.int64) and actual.is_floating_point:
         return ("token ids must be integers (torch.long): build them with dtype=torch.long, and do not divide ids "
                 "with / (use //)",

@@ -178,6 +178,16 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "tensor first",
      "una función de torch recibe un número de Python donde espera un tensor: usa las funciones de math para "
      "números, o crea antes un tensor"),
+    ("TypeError", "must be int, not float",
+     "a float reached an argument that takes an int (such as ignore_index): two arguments passed in each other's "
+     "place? pass them by name (ignore_index=pad_id, label_smoothing=label_smoothing)",
+     "un float llegó a un argumento que recibe un int (como ignore_index): ¿dos argumentos pasados uno en el lugar "
+     "del otro? pásalos por nombre (ignore_index=pad_id, label_smoothing=label_smoothing)"),
+    ("TypeError", "a real number, not 'NoneType'",
+     "None reached a function that needs a number (float(None)): an optional argument left at its default None, "
+     "such as clip_norm, is used without a check; guard that step with if clip_norm is not None:",
+     "None llegó a una función que necesita un número (float(None)): un argumento opcional que se quedó en su valor "
+     "por defecto None, como clip_norm, se usa sin comprobarlo; protege ese paso con if clip_norm is not None:"),
     ("TypeError", "not NoneType",
      "None was passed where a tensor or a number is expected: a value that is None here (an argument left at its "
      "default None or passed in another's place, attention's weights when need_weights=False, a function without "
@@ -185,6 +195,16 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "se pasó None donde se espera un tensor o un número: un valor que aquí es None (un argumento que se quedó en "
      "su valor por defecto None o se pasó en el lugar de otro, los pesos de la atención con need_weights=False, "
      "una función sin return); revisa lo que pasas, por nombre donde puedas"),
+    ("RuntimeError", "doesn't match the broadcast shape",
+     "an in-place operation (a &= b, x += y, x.mul_(y)) whose result is larger than the tensor it writes into: "
+     "broadcasting cannot grow a tensor in place; build a new one (c = a & b, x = x + y)",
+     "una operación in situ (a &= b, x += y, x.mul_(y)) cuyo resultado es mayor que el tensor en el que escribe: "
+     "el broadcasting no puede agrandar un tensor in situ; crea uno nuevo (c = a & b, x = x + y)"),
+    ("RuntimeError", "derivative for aten::floor_divide is not implemented",
+     "// (floor division) on tensors that need gradients: it rounds down to whole numbers and has no gradient; "
+     "divide with / (scores / math.sqrt(d_k))",
+     "// (división entera) sobre tensores que necesitan gradiente: redondea hacia abajo y no tiene gradiente; "
+     "divide con / (scores / math.sqrt(d_k))"),
     ("RuntimeError", "appears multiple times in the list of dims",
      "the same axis is listed twice in dim=(...): list each normalised axis once, the last len(normalized_shape) "
      "axes: tuple(range(-len(self.normalized_shape), 0))",

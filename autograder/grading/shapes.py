@@ -141,6 +141,21 @@ def _truncated(a, e, hints):
     return None
 
 
+def _sign_lost(a, e, hints):
+    """Some negative values come out positive, at the same size, and the rest are right: the
+    sign was lost on the way (an abs, or a square root of a square such as sqrt(1 - sin²))."""
+    tol = 1e-3 * max(1.0, e.abs().max().item())  # float32's sqrt(1 - sin²) near |sin| = 1 is off by ~3e-4
+    flipped = (a - e).abs() > tol
+    if bool(flipped.any()) and bool((e[flipped] < 0).all()) and bool(((a + e)[flipped].abs() <= tol).all()):
+        return (f"{int(flipped.sum())} values that should be negative come out positive, at the right size: their "
+                "sign is lost on the way, as an abs or a square root of a square does (such as sqrt(1 - sin²) for a "
+                "cosine); compute the value itself (torch.cos, not a formula through its square)",
+                f"{int(flipped.sum())} valores que deberían ser negativos salen positivos, con el tamaño correcto: "
+                "pierden el signo por el camino, como con un abs o una raíz de un cuadrado (como sqrt(1 - sin²) para "
+                "un coseno); calcula el valor mismo (torch.cos, no una fórmula a través de su cuadrado)")
+    return None
+
+
 def _float32_precision(a, e, hints):
     """Right to float32's precision only, where float64 was asked for: a detour through float32."""
     scale = max(1.0, e.abs().max().item())
@@ -358,7 +373,7 @@ def _only_masked(a, e, hints):
 
 
 RECOGNISERS: tuple[Callable, ...] = (
-    _truncated, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _offset, _shifted, _normalised_axis,
+    _truncated, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _sign_lost, _offset, _shifted, _normalised_axis,
     _tempered, _only_masked, _float32_precision,
 )
 

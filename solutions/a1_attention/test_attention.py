@@ -460,3 +460,62 @@ def test_fully_masked_query_gives_zeros_not_nan():
         f"los pesos de la consulta 2 son todos 0, así que su fila de salida también debe ser ceros, pero es "
         f"{_r(output[1])}: calcula la salida a partir de los pesos finales (pesos por v)",
     )
+
+
+def test_rows_of_very_different_scores_each_sum_to_one():
+    """When one query's scores are near 0 and another's near -400, does each row still get weights summing to 1?"""
+    q = torch.tensor([[[1.0], [-400.0]]])  # (1, 2, 1): scores [1, 2] and [-400, -800]
+    k = torch.tensor([[[1.0], [2.0]]])
+    v = torch.tensor([[[1.0, 0.0], [0.0, 1.0]]])
+    _, weights = scaled_dot_product_attention(q, k, v)
+    want = torch.tensor([[[1 / (1 + math.e), math.e / (1 + math.e)], [1.0, 0.0]]])
+    hint = ("a max subtracted over the whole tensor (or none) makes exp(-400 - 2) underflow to 0 and the second row "
+            "0 / 0: torch.softmax(scores, dim=-1) subtracts each row's own max; a hand-written softmax must too "
+            "(scores.max(dim=-1, keepdim=True))",
+            "restar un máximo de todo el tensor (o ninguno) hace que exp(-400 - 2) se quede en 0 y la segunda fila "
+            "sea 0 / 0: torch.softmax(scores, dim=-1) resta el máximo de cada fila; un softmax escrito a mano "
+            "también debe hacerlo (scores.max(dim=-1, keepdim=True))")
+    assert weights.shape == want.shape and _near(weights, want, atol=1e-4), _say(
+        f"q = [1, -400] against k = [1, 2] (scores [1, 2] and [-400, -800]) gave weights {_r(weights)}, expected "
+        f"{_r(want)}",
+        f"q = [1, -400] frente a k = [1, 2] (puntuaciones [1, 2] y [-400, -800]) dio pesos {_r(weights)}, se "
+        f"esperaba {_r(want)}", hint)
+
+
+def test_gradients_reach_q_k_and_v():
+    """Do the gradients w.r.t. q, k and v agree with finite differences, also with a query whose keys are all masked?"""
+    g = torch.Generator().manual_seed(0)
+    q, k, v = (torch.randn(1, 3, 2, generator=g, dtype=torch.float64, requires_grad=True) for _ in range(3))
+    mask = torch.tensor([[[True, False, True], [True, True, True], [False, False, False]]])
+
+    def attend(q, k, v):
+        return scaled_dot_product_attention(q, k, v, mask)[0]
+
+    try:
+        agree = torch.autograd.gradcheck(attend, (q, k, v), raise_exception=False)
+    except NotImplementedError:  # a stub: say so, as every test does
+        raise
+    except RuntimeError as error:
+        first = str(error).splitlines()[0][:160]
+        raise AssertionError(_say(
+            f"backward through scaled_dot_product_attention raised RuntimeError: {first}",
+            f"el backward de scaled_dot_product_attention lanzó RuntimeError: {first}",
+            ("an in-place change (masked_fill_, +=, [...] =) of a tensor that autograd needs, such as softmax's "
+             "output: use the out-of-place form (masked_fill)",
+             "un cambio in situ (masked_fill_, +=, [...] =) de un tensor que autograd necesita, como la salida del "
+             "softmax: usa la forma que crea un tensor nuevo (masked_fill)"))) from None
+    attend(q, k, v).sum().backward()
+    zero = [name for name, t in zip("qkv", (q, k, v)) if t.grad is None or not bool(t.grad.abs().sum() > 0)]
+    if zero:
+        hint = (f"no gradient reaches {', '.join(zero)}: a .detach(), .data or torch.no_grad() cuts the graph",
+                f"no llega gradiente a {', '.join(zero)}: un .detach(), .data o torch.no_grad() corta el grafo")
+    else:
+        hint = ("the gradients are not those of the output: every step from q, k, v to the output must be a torch "
+                "operation on them (no NaN on the way, even in a fully masked row)",
+                "los gradientes no son los de la salida: cada paso de q, k, v a la salida debe ser una operación de "
+                "torch sobre ellos (sin NaN por el camino, ni en una fila sin claves)")
+    assert agree, _say(
+        "torch.autograd.gradcheck: the gradients of scaled_dot_product_attention (float64, 3 queries, the last "
+        "with every key masked) do not match finite differences",
+        "torch.autograd.gradcheck: los gradientes de scaled_dot_product_attention (float64, 3 consultas, la última "
+        "con todas las claves enmascaradas) no coinciden con las diferencias finitas", hint)

@@ -540,3 +540,18 @@ def test_sampled_decoding_divides_by_the_temperature_once():
         f"(softmax(log p / 0.5) is p² renormalised). {hint[0]} / a temperatura 0,5, el {share:.1%} de los primeros "
         f"tokens fueron A; se esperaba cerca del {want:.1%} (softmax(log p / 0,5) es p² renormalizado). {hint[1]}"
     )
+
+
+def test_sample_decode_is_reproducible_with_a_generator():
+    """Do two sample_decode runs with generators of the same seed give the same rows?"""
+    runs = [sample_decode(BigramModel(TABLE), torch.ones(64, 3, dtype=torch.long), max_len=6, sos_id=SOS,
+                          eos_id=EOS, pad_id=PAD, generator=torch.Generator().manual_seed(11)) for _ in range(2)]
+    same = runs[0].shape == runs[1].shape and torch.equal(runs[0], runs[1])
+    assert same, (
+        "sample_decode(..., generator=torch.Generator().manual_seed(11)) gave different rows in two runs (first "
+        f"rows {_show(runs[0][:2].tolist())} and {_show(runs[1][:2].tolist())}): pass generator on to "
+        "sample_next_token at every step (generator=generator), so that the draws come from it. / "
+        "sample_decode(..., generator=torch.Generator().manual_seed(11)) dio filas distintas en dos ejecuciones "
+        f"(primeras filas {_show(runs[0][:2].tolist())} y {_show(runs[1][:2].tolist())}): pasa generator a "
+        "sample_next_token en cada paso (generator=generator), para que las muestras salgan de él."
+    )

@@ -1,5 +1,7 @@
 """Public tests for sampling.py. Run them with ``pytest assignments/a5_decoding``."""
 
+import math
+
 import pytest
 import torch
 
@@ -210,3 +212,73 @@ def test_top_p_keeps_tokens_in_their_places():
         " La suma acumulada debe seguir el orden ordenado (0,6, luego 0,3, luego 0,1): sumada en el orden del "
         "vocabulario (0,3, 0,1, 0,6) no llega a 0,5 antes del último token, así que no se quita nada."),
         when={0, 1, 2})
+
+
+def test_top_k_filters_first_then_top_p_on_what_remains():
+    """With probabilities [0.5, 0.3, 0.2], top_k=2 and top_p=0.6, is only token 0 drawn?
+    Top-k leaves [0.625, 0.375] renormalised, and 0.625 reaches 0.6 alone."""
+    logits = torch.tensor([[0.5, 0.3, 0.2]]).log().repeat(1000, 1)
+    got = set(sample_next_token(logits, top_k=2, top_p=0.6, generator=torch.Generator().manual_seed(3)).tolist())
+    if got == {0, 1}:
+        hint = ("Token 1 came out too: that is top-p on the whole distribution (0.5 is below 0.6), applied before "
+                "top-k, or top-p skipped when top_k is set (an elif?). Apply top-k, then top-p on the "
+                "renormalised tokens that remain.",
+                "También salió el token 1: eso es top-p sobre toda la distribución (0,5 no llega a 0,6), aplicado "
+                "antes que top-k, o top-p omitido cuando hay top_k (¿un elif?). Aplica top-k y después top-p sobre "
+                "los tokens que quedan, renormalizados.")
+    else:
+        hint = ("Apply temperature, then top-k, then top-p on the renormalised tokens top-k keeps.",
+                "Aplica la temperatura, luego top-k y luego top-p sobre los tokens que conserva top-k, "
+                "renormalizados.")
+    assert got == {0}, (
+        f"top_k=2, top_p=0.6 with probabilities [0.5, 0.3, 0.2]: 1000 draws gave the tokens {sorted(got)}, "
+        f"expected only [0]. {hint[0]} / "
+        f"top_k=2, top_p=0,6 con probabilidades [0,5, 0,3, 0,2]: 1000 muestras dieron los tokens {sorted(got)}, se "
+        f"esperaba solo [0]. {hint[1]}"
+    )
+
+
+def test_temperature_applies_with_top_k():
+    """At temperature 0.5 with top_k=2, do draws from logits [1, 0, -1] follow softmax([1, 0] / 0.5)
+    over the two kept tokens (88.1 %, 11.9 %)?"""
+    logits = torch.tensor([[1.0, 0.0, -1.0]]).repeat(4000, 1)
+    draws = sample_next_token(logits, temperature=0.5, top_k=2, generator=torch.Generator().manual_seed(4))
+    share = (draws == 0).double().mean().item()
+    want, at_one = 1 / (1 + math.exp(-2.0)), 1 / (1 + math.exp(-1.0))
+    if abs(share - at_one) < 0.03:
+        hint = ("That is temperature 1: the temperature must divide the logits also when top_k or top_p is set.",
+                "Eso es temperatura 1: la temperatura debe dividir los logits también cuando hay top_k o top_p.")
+    else:
+        hint = ("Divide by the temperature first, then keep the k best and draw from their renormalised softmax.",
+                "Divide primero entre la temperatura, conserva los k mejores y muestrea de su softmax renormalizado.")
+    assert abs(share - want) < 0.03, (
+        f"temperature=0.5, top_k=2 on logits [1, 0, -1]: token 0 came out in {share:.1%} of 4,000 draws, expected "
+        f"about {want:.1%}. {hint[0]} / temperature=0,5, top_k=2 con logits [1, 0, -1]: el token 0 salió en el "
+        f"{share:.1%} de 4000 muestras, se esperaba cerca del {want:.1%}. {hint[1]}"
+    )
+
+
+def test_each_row_is_filtered_by_its_own_top_k():
+    """With top_k=2 on rows of different scales, is every row's draw among that row's own two best?"""
+    rows = torch.tensor([[2.0, 1.0, 0.5, -1.0, 0.0], [9.0, 8.5, 8.0, 7.0, 0.0]])
+    draws = sample_next_token(rows.repeat(500, 1), top_k=2, generator=torch.Generator().manual_seed(5)).view(500, 2)
+    got = set(draws[:, 1].tolist())
+    assert got == {0, 1}, (
+        f"top_k=2 on the second row {rows[1].tolist()} of a batch: 500 draws gave the tokens {sorted(got)}, expected "
+        "exactly [0, 1]. Each row keeps its own k largest logits: take the k-th largest per row "
+        "(topk(k, dim=-1).values[:, -1:], shape (B, 1)), not one threshold for the whole batch. / "
+        f"top_k=2 con la segunda fila {rows[1].tolist()} de un lote: 500 muestras dieron los tokens {sorted(got)}, se "
+        "esperaba exactamente [0, 1]. Cada fila conserva sus propios k mayores logits: toma el k-ésimo mayor de cada "
+        "fila (topk(k, dim=-1).values[:, -1:], forma (B, 1)), no un umbral para todo el lote."
+    )
+
+
+def test_draws_are_int64_token_ids():
+    """Are sampled token ids int64, like the argmax of the greedy case?"""
+    draws = sample_next_token(LOGITS, generator=torch.Generator().manual_seed(6))
+    assert draws.dtype == torch.int64, (
+        f"sample_next_token returned {draws.dtype}, expected torch.int64: token ids index embeddings and "
+        "vocabularies, which take int64 (torch.multinomial already returns it; do not convert). / "
+        f"sample_next_token devolvió {draws.dtype}, se esperaba torch.int64: los ids de token indexan embeddings y "
+        "vocabularios, que usan int64 (torch.multinomial ya lo devuelve; no lo conviertas)."
+    )

@@ -189,4 +189,12 @@ MUTANTS = {
         must_fail=["In training mode, does dropout zero some hidden units"],
         names="= 1 - dropout",
     ),
+    # Round 7's author found the grader itself crashing on it (an overflow reading the base).
+    "positions divided by max_len": Mutant(
+        "positional.py",
+        [("position = torch.arange(max_len, dtype=torch.float32).unsqueeze(1)",
+          "position = (torch.arange(max_len, dtype=torch.float32) / max_len).unsqueeze(1)")],
+        must_fail=["Is pe the paper's sin/cos table", "Are far positions still distinct"],
+        names="hold another wave",
+    ),
 }

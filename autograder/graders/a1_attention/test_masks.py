@@ -49,6 +49,16 @@ CAUSAL = {  # the ways causal_mask goes wrong: (en, es, mask of size T)
     "no diagonal": ("the causal mask leaves out the diagonal: position i must also see itself (j <= i)",
                     "la máscara causal excluye la diagonal: la posición i también debe verse a sí misma (j <= i)",
                     lambda T: _causal(T).tril(-1)),
+    "eye": ("causal_mask is the diagonal only (torch.eye): position i must also see every earlier position, "
+            "j <= i (torch.tril of ones)",
+            "causal_mask es solo la diagonal (torch.eye): la posición i también debe ver todas las anteriores, j <= i "
+            "(torch.tril de unos)",
+            lambda T: torch.eye(T, dtype=torch.bool)),
+    "ones": ("causal_mask allows every position (all True): position i must not see the later ones, j > i "
+             "(torch.tril keeps j <= i)",
+             "causal_mask lo permite todo (todo True): la posición i no debe ver las posteriores, j > i (torch.tril "
+             "conserva j <= i)",
+             lambda T: torch.ones(T, T, dtype=torch.bool)),
     "float": ("causal_mask returns a float tensor; masks are boolean (dtype=torch.bool)",
               "causal_mask devuelve un tensor float; las máscaras son booleanas (dtype=torch.bool)",
               lambda T: _causal(T).float()),

@@ -27,13 +27,14 @@ def reference(state, x, kind=None):
     if kind == "no_linear2":
         return hidden
     out = hidden @ state["linear2.weight"].T + state["linear2.bias"]
-    return torch.relu(out) if kind == "relu_on_output" else out
+    return torch.relu(out) if kind in ("relu_on_output", "relu_moved_to_output") else out
 
 
 ACTIVATIONS = {
     "gelu": torch.nn.functional.gelu,
     "gelu_tanh": lambda t: torch.nn.functional.gelu(t, approximate="tanh"),
     "no_activation": lambda t: t,
+    "relu_moved_to_output": lambda t: t,
 }
 MISTAKES = {
     "gelu": ("GELU instead of ReLU between the two linear layers (the paper's FFN uses max(0, ·))",
@@ -47,6 +48,10 @@ MISTAKES = {
     "relu_on_input": ("the ReLU is applied to the input, before linear1: it goes between the layers, "
                       "linear2(relu(linear1(x)))",
                       "la ReLU se aplica a la entrada, antes de linear1: va entre las capas, linear2(relu(linear1(x)))"),
+    "relu_moved_to_output": ("the ReLU is applied after linear2 instead of between the layers: "
+                             "linear2(dropout(relu(linear1(x)))), and the output may be negative",
+                             "la ReLU se aplica tras linear2 en lugar de entre las capas: "
+                             "linear2(dropout(relu(linear1(x)))), y la salida puede ser negativa"),
     "relu_on_output": ("a ReLU after linear2 as well: the output must be able to be negative",
                        "una ReLU también tras linear2: la salida debe poder ser negativa"),
 }

@@ -79,7 +79,10 @@ def _other_base(rows, positions, d_model, max_len):
     at_one = (positions == 1).nonzero().flatten()
     if d_model < 4 or not len(at_one) or not 0 < rows[at_one[0], 2].item() < 1:
         return None
-    base = math.asin(rows[at_one[0], 2].item()) ** (-d_model / 2)
+    exponent = -d_model / 2 * math.log(math.asin(rows[at_one[0], 2].item()))  # log of the base
+    if not math.log(1.5) < exponent < math.log(1e12):
+        return None
+    base = math.exp(exponent)
     near = positions < 64
     if not (1.5 < base < 1e12) or abs(base - 10000) < 1 or bool(
             ((rows[near] - table(d_model, max_len, base=base)[positions.long()][near]).abs() > 2e-3).any()):

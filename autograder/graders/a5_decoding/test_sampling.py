@@ -111,10 +111,21 @@ def test_rows_are_independent(student, rng):
                           "sample_next_token(...)", shape=(N,), dtype=torch.int64)
     for name, row, part in (("even rows", a, draws[0::2]), ("odd rows", b, draws[1::2])):
         check_draws(part, probs_of(row, top_k=6), f"sample_next_token(top_k=6), {name}",
-                    dist.mistakes(row, top_k=6, which=TOP_K))
+                    dist.mistakes(row, top_k=6, which=TOP_K) + [_first_rows_threshold(a, row)])
     # .squeeze() instead of .squeeze(-1) passes every batch but a batch of one (a 0-d tensor).
     checks.tensor(dist.call(student, SAMPLE, a[None], top_k=6, generator_seed=checks.randint(rng, 0, 2**31)),
                   "sample_next_token(logits of shape (1, 12), top_k=6)", shape=(1,), dtype=torch.int64)
+
+
+def _first_rows_threshold(first, row, k=6):
+    """The mistake of one top-k threshold for the whole batch, the first row's k-th largest logit."""
+    def probs():
+        kept = row.double().masked_fill(row < first.topk(k).values[-1], float("-inf"))
+        return kept.softmax(-1) if bool(torch.isfinite(kept).any()) else torch.zeros(row.numel(), dtype=torch.float64)
+    return Mistake("one top-k threshold for the whole batch (the first row's k-th largest logit): take each row's own, "
+                   "logits.topk(k, dim=-1).values[:, -1:] of shape (B, 1)",
+                   "un solo umbral de top-k para todo el lote (el k-ésimo mayor logit de la primera fila): toma el de "
+                   "cada fila, logits.topk(k, dim=-1).values[:, -1:] de forma (B, 1)", output=probs)
 
 
 @pytest.mark.points(1)

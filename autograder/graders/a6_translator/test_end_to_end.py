@@ -205,7 +205,7 @@ def _check_learned(out, model, pairs, sources, expected):
     history = out["history"]
     checks.expect(isinstance(history, list) and len(history) == EPOCHS,
                   f"fit(..., epochs={EPOCHS}) must return {EPOCHS} losses", f"fit(..., epochs={EPOCHS}) debe devolver {EPOCHS} pérdidas",
-                  mistake=checks.Mistake(*variants.FIT_NUMBER) if isinstance(history, (int, float)) else None)
+                  mistake=variants.history_shape(history, EPOCHS))
     first, last = (checks.number(loss, "fit(...) epoch loss") for loss in (history[0], history[-1]))
     checks.expect(last < first, f"the training loss did not go down (epoch 1: {first:.4f}, epoch {EPOCHS}: {last:.4f})",
                   f"la pérdida de entrenamiento no bajó (época 1: {first:.4f}, época {EPOCHS}: {last:.4f})")

@@ -46,27 +46,6 @@ FIT_RUNNING = ("fit's list of batch losses is never emptied between epochs, so e
                "de todos los lotes hasta entonces: empieza una lista (o suma) nueva al principio de cada época")
 
 
-FIT_LISTS = ("fit returns each epoch's list of batch losses: each entry must be one number, their mean "
-             "(sum(losses) / len(losses))",
-             "fit devuelve la lista de pérdidas de los lotes de cada época: cada entrada debe ser un número, su media "
-             "(sum(pérdidas) / len(pérdidas))")
-FIT_RESET = ("fit's history is created anew inside the epoch loop, so only the last epoch is left: create the list "
-             "once, before the loop",
-             "el historial de fit se crea de nuevo dentro del bucle de épocas, así que solo queda la última: crea la "
-             "lista una vez, antes del bucle")
-
-
-def _history_shape(history, epochs) -> checks.Mistake | None:
-    """What a history of the wrong length or kind says about fit's loop."""
-    if isinstance(history, list) and history and all(isinstance(h, list) for h in history):
-        return checks.Mistake(*FIT_LISTS)
-    if isinstance(history, list) and len(history) == 1 and epochs > 1:
-        return checks.Mistake(*FIT_RESET)
-    if isinstance(history, (int, float)):
-        return checks.Mistake(*variants.FIT_NUMBER)
-    return None
-
-
 def _running_mean():
     """A ``reduce`` for ``run`` that, like FIT_RUNNING, averages every loss seen so far."""
     seen = []
@@ -295,7 +274,7 @@ def test_fit(student, rng):
     want, state = run(watched=watched)
     what = f"fit(model, 3 batches, SGD(momentum=0.9), epochs={epochs}, label_smoothing={eps})"
     history = out["history"]
-    shape = _history_shape(history, epochs)
+    shape = variants.history_shape(history, epochs)
     try:
         checks.expect(isinstance(history, list) and len(history) == epochs and shape is None,
                       f"{what} must return a list of {epochs} losses, got {history!r:.80}",

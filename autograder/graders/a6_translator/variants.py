@@ -108,6 +108,32 @@ FIT_NUMBER = ("fit returns one number where the history belongs: return the list
               "(append each epoch's mean to a list, then return the whole list)",
               "fit devuelve un número donde va el historial: devuelve la lista con la pérdida media de cada época "
               "(añade la media de cada época a una lista y devuelve la lista entera)")
+FIT_FLAT = ("fit returns every batch's loss in one list: return one number per epoch, the mean of that epoch's "
+            "batch losses",
+            "fit devuelve la pérdida de cada lote en una sola lista: devuelve un número por época, la media de las "
+            "pérdidas de sus lotes")
+FIT_LISTS = ("fit returns each epoch's list of batch losses: each entry must be one number, their mean "
+             "(sum(losses) / len(losses))",
+             "fit devuelve la lista de pérdidas de los lotes de cada época: cada entrada debe ser un número, su media "
+             "(sum(pérdidas) / len(pérdidas))")
+FIT_RESET = ("fit's history is created anew inside the epoch loop, so only the last epoch is left: create the list "
+             "once, before the loop",
+             "el historial de fit se crea de nuevo dentro del bucle de épocas, así que solo queda la última: crea la "
+             "lista una vez, antes del bucle")
+
+
+def history_shape(history, epochs) -> checks.Mistake | None:
+    """What a history of the wrong length or kind says about fit's loop."""
+    if isinstance(history, list) and history and all(isinstance(h, list) for h in history):
+        return checks.Mistake(*FIT_LISTS)
+    if isinstance(history, list) and len(history) == 1 and epochs > 1:
+        return checks.Mistake(*FIT_RESET)
+    if (isinstance(history, list) and len(history) > epochs and len(history) % epochs == 0
+            and all(isinstance(h, (int, float)) for h in history)):
+        return checks.Mistake(*FIT_FLAT)
+    if isinstance(history, (int, float)):
+        return checks.Mistake(*FIT_NUMBER)
+    return None
 
 
 def counts_sentences(itos) -> bool:
@@ -146,6 +172,10 @@ NO_EOS = ("the target item lacks <eos> at the end: encode it with add_sos_eos=Tr
           "al destino le falta <eos> al final: codifícalo con add_sos_eos=True")
 CUT_EOS = ("a target longer than max_len is cut without putting <eos> back as its last id",
            "un destino más largo que max_len se recorta sin volver a poner <eos> como último id")
+TARGET_CUT_BACK = ("a long target keeps its last max_len ids, so it loses <sos> and its first words: keep the first "
+                   "max_len - 1 ids and end with <eos>, tgt_ids[:max_len - 1] + [eos_id]",
+                   "un destino largo conserva sus últimos max_len ids, así que pierde <sos> y sus primeras palabras: "
+                   "conserva los primeros max_len - 1 ids y termina con <eos>, tgt_ids[:max_len - 1] + [eos_id]")
 ALWAYS_CUT = ("every target is cut to max_len - 1 ids and given <eos> again, so one shorter than max_len ends "
               "with two <eos>: cut only when len(tgt_ids) > max_len",
               "cada destino se recorta a max_len - 1 ids y recibe otra vez <eos>, así que uno más corto que max_len "
@@ -155,7 +185,7 @@ SOURCE_UNCUT = ("TranslationDataset does not cut the source to its first max_len
 
 
 def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_src="front", keep_unknown=True,
-         swapped=False, always_cut=False):
+         swapped=False, always_cut=False, cut_tgt_back=False):
     """(src ids, tgt ids) of one TranslationDataset item, as lists; ``cut_src`` keeps the source's
     first max_len ids ("front"), its last ("back") or all of them (False)."""
     pair = pair[::-1] if swapped else pair
@@ -165,7 +195,9 @@ def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_
         tgt = tgt[:-1]
     if max_len is not None:
         src = {"front": src[:max_len], "back": src[-max_len:]}.get(cut_src, src)
-        if len(tgt) > max_len or always_cut:
+        if cut_tgt_back:
+            tgt = tgt[-max_len:]
+        elif len(tgt) > max_len or always_cut:
             tgt = tgt[:max_len - 1] + [2] if cut_eos else tgt[:max_len]
     return src, tgt
 
@@ -181,6 +213,10 @@ PAIR_READ_SWAPPED = ("TranslationDataset reads each pair as (target, source): th
 
 LEFT_PADDED = ("collate pads on the left; the padding goes after each sentence (on the right)",
                "collate rellena por la izquierda; el relleno va después de cada frase (a la derecha)")
+ROWS_REORDERED = ("collate puts the items in another order (sorted?): row b must hold item b, so that each source "
+                  "stays beside its target and the loader's order is kept",
+                  "collate cambia el orden de los elementos (¿los ordena?): la fila b debe contener el elemento b, para "
+                  "que cada origen siga junto a su destino y se conserve el orden del cargador")
 PAD_ZERO = ("collate fills with 0 instead of the pad_id it is given",
             "collate rellena con 0 en lugar del pad_id que recibe")
 
