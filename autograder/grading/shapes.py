@@ -373,8 +373,8 @@ def _only_masked(a, e, hints):
 
 
 RECOGNISERS: tuple[Callable, ...] = (
-    _truncated, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _sign_lost, _offset, _shifted, _normalised_axis,
-    _tempered, _only_masked, _float32_precision,
+    _truncated, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _sign_lost, _offset, _shifted,
+    _normalised_axis, _tempered, _only_masked, _float32_precision,
 )
 
 

@@ -5,6 +5,9 @@ process from the same inputs the student's code received. A failed check compare
 student's values with those of the classic mistakes (``_attend`` with a ``mistake``) and
 names the one they match. Draws always hold what shows each mistake: batched inputs,
 d_v != d_k, a hidden key in a row that still sees others, a query with no key at all.
+
+Over 350 lines: the graders of one function and the table of its classic mistakes, which
+every grader here reads.
 """
 
 import itertools
@@ -285,6 +288,14 @@ def _hide_one(rng, mask, rows):
     flat[row, checks.randint(rng, 1, mask.size(-1) - 1)] = False
 
 
+# The outputs matched before this is checked, so what is left is a tiny weight.
+TINY_WEIGHT = checks.Mistake(
+    "masked keys keep a tiny weight instead of 0: a large negative number (-1e9), a clamp or an epsilon in place of "
+    "-inf; fill masked scores with float('-inf') before the softmax and change nothing after it",
+    "las claves enmascaradas conservan un peso diminuto en lugar de 0: un número negativo grande (-1e9), un clamp o "
+    "un épsilon en lugar de -inf; rellena con float('-inf') antes del softmax y no cambies nada después")
+
+
 @pytest.mark.points(2)
 def test_padding_mask_gives_zero_weight(student, rng):
     """Does a (B, 1, 1, S) padding mask give masked keys exactly zero weight? / ¿Reciben peso exactamente cero las claves enmascaradas con una máscara (B, 1, 1, S)?"""
@@ -297,18 +308,8 @@ def test_padding_mask_gives_zero_weight(student, rng):
     _, weights = _check_attention(student, q, k, v, mask)
     hidden = weights.masked_select(~mask.expand(B, h, T_q, S))
     largest = hidden.abs().max().item() if hidden.numel() else 0.0
-    checks.expect(
-        largest == 0,
-        f"masked keys must get exactly 0 weight; the largest is {largest:.3g}",
-        f"las claves enmascaradas deben recibir peso exactamente 0; el mayor es {largest:.3g}",
-        # The outputs matched (checked above), so what is left is a tiny weight.
-        checks.Mistake("masked keys keep a tiny weight instead of 0: a large negative number (-1e9) or a clamp or "
-                       "epsilon in place of -inf; fill masked scores with float('-inf') before the softmax and change "
-                       "nothing after it",
-                       "las claves enmascaradas conservan un peso diminuto en lugar de 0: un número negativo grande "
-                       "(-1e9), o un clamp o épsilon, en lugar de -inf; rellena con float('-inf') antes del softmax y "
-                       "no cambies nada después"),
-    )
+    checks.expect(largest == 0, f"masked keys must get exactly 0 weight; the largest is {largest:.3g}",
+                  f"las claves enmascaradas deben recibir peso exactamente 0; el mayor es {largest:.3g}", TINY_WEIGHT)
 
 
 @pytest.mark.points(1)

@@ -79,6 +79,17 @@ def _affine_difference(x, y, weight, bias, dims, eps):
     if not bool(((a * X + c - Y).abs() <= 1e-4 * (1 + Y.abs())).all()):
         return None
     close = lambda u, v: bool(((u - v).abs() <= 1e-3 * (1 + v.abs())).all())  # noqa: E731
+    k = (a / weight).flatten()
+    if close(c, bias) and bool(((k - k[0]).abs() <= 1e-3 * k[0].abs()).all()) and abs(k[0].item() - 1) > 1e-3:
+        # One factor in every vector and feature: the divisor, not weight or bias, is off by it.
+        k2 = k[0].item() ** 2
+        return (f"x - mean is right, but every vector is divided by sqrt(var + eps) / {k[0].item():.4g}: the variance "
+                f"is {k2:.4g} times too {'small' if k2 > 1 else 'large'}; take the mean of the squared deviations over "
+                f"the normalised dims only (÷N, N their number of elements), not over the whole tensor or another count",
+                f"x - media está bien, pero cada vector se divide entre sqrt(var + eps) / {checks.fmt(k[0].item(), '.4g', 'es')}: "
+                f"la varianza es {checks.fmt(k2, '.4g', 'es')} veces {'menor' if k2 > 1 else 'mayor'} de lo debido; "
+                f"haz la media de las desviaciones al cuadrado solo sobre las dimensiones normalizadas (÷N, N su número "
+                f"de elementos), no sobre todo el tensor ni otra cuenta")
     if close(a, weight) and close(c, bias * weight):
         return ("the normalisation is right, but the bias is added before the scaling: (x̂ + bias) * weight; the "
                 "output is x̂ * weight + bias",

@@ -4,6 +4,9 @@ Each function below is the reference code with switches that make one classic mi
 Graders compute a mistake's output only after a check has failed (``checks.Mistake``), and
 name the mistake whose output the student's matches; several graders also redraw their
 inputs until every mistake aimed at them changes the result, so that no seed lets one pass.
+
+Over 350 lines: one table of a6's mistakes, the code that makes each and the words that
+name it, shared by every a6 grader.
 """
 
 import copy
