@@ -197,4 +197,10 @@ MUTANTS = {
         must_fail=["Is pe the paper's sin/cos table", "Are far positions still distinct"],
         names="hold another wave",
     ),
+    "forward adds the table to x.detach() (no gradient reaches the embeddings)": Mutant(
+        "positional.py",
+        [("return x + self.pe[:T]", "return x.detach() + self.pe[:T]")],
+        must_fail=["Does forward add pe[:T] to every sequence"],
+        names="cut off from the graph",
+    ),
 }

@@ -206,7 +206,7 @@ def test_random_table(student, rng):
 
 @pytest.mark.points(1)
 def test_forward_adds_positions(student, rng):
-    """Does forward add pe[:T] to every sequence, for T below max_len? / ¿Suma forward pe[:T] a cada secuencia, con T menor que max_len?"""
+    """Does forward add pe[:T] to every sequence, for T below max_len, and let the gradient through to x? / ¿Suma forward pe[:T] a cada secuencia, con T menor que max_len, y deja pasar el gradiente hasta x?"""
     d_model, max_len = 2 * checks.randint(rng, 2, 16), checks.randint(rng, 20, 60)
     pe = table(d_model, max_len)
     # One sequence first, then a batch: T >= 2 and B = 1 show a table indexed by the batch
@@ -242,6 +242,11 @@ def test_forward_adds_positions(student, rng):
         check_table(report.get("output"), want, f"PositionalEncoding({d_model}, {max_len})(x of shape {(B, T, d_model)})",
                     1e-5, d_model, max_len, slice(0, T), x=x, mistakes=forward_mistakes)
     checks.inputs_unchanged(student, PE, [x], f"PositionalEncoding({d_model}, {max_len})(x)", init_args=[d_model, max_len])
+    # x + pe passes the gradient through unchanged: the embeddings below must learn.
+    grad_output = torch.randn(x.shape, generator=rng)
+    grads = student.module(PE, d_model, max_len, inputs=[x], grad_output=grad_output).get("input_grads")
+    checks.close(grads[0] if isinstance(grads, list) and grads else None, grad_output,
+                 f"gradient w.r.t. x of PositionalEncoding({d_model}, {max_len})", atol=1e-6, rtol=1e-6)
 
 
 @pytest.mark.points(1)
