@@ -354,13 +354,23 @@ SPECIALS_SWAPPED = ("translate passes the special ids to decode in the wrong ord
                     "translate pasa los ids especiales a decode en otro orden: es decode(model, src, strategy, "
                     "max_len, sos_id, eos_id, pad_id), pásalos por nombre donde puedas")
 
+# With pad_id passed as eos_id, decoding stops at the first <pad> the model emits: from the
+# output alone, that is also a vocab.decode that stops at <pad> instead of skipping it.
+STOPS_AT_PAD = ("each sentence ends at the first <pad> the model emits: either translate passes pad_id to decode where "
+                "eos_id belongs (it is decode(model, src, strategy, max_len, sos_id, eos_id, pad_id); pass them by "
+                "name), or Vocab.decode stops at <pad> where it must only skip it",
+                "cada frase acaba en el primer <pad> que emite el modelo: o translate pasa pad_id a decode donde va "
+                "eos_id (es decode(model, src, strategy, max_len, sos_id, eos_id, pad_id); pásalos por nombre), o "
+                "Vocab.decode se detiene en <pad> cuando solo debe saltarlo")
+
 TRANSLATE_SWITCHES = [  # (mistake, translate() switches); a mistake may come in several forms
     (NO_CLEAN, {"cleaner": lambda s: s}), (NO_TRUNCATE, {"truncate": False}), (NO_EVAL, {"eval_mode": False}),
     (DROPS_EMPTY, {"keep_empty": False}), (DROPS_EMPTY, {"keep_empty": "results"}),
     (UNKNOWN_DROPPED, {"keep_unknown": False}), (EMPTY_DECODED, {"decode_empty": True}),
     (CLEAN["lower"], {"cleaner": lambda s: clean(s, lower=False)}),
     (CLEAN["spaced"], {"cleaner": lambda s: clean(s, spaced=False)}),
-    *((SPECIALS_SWAPPED, {"specials": order}) for order in ((2, 1, 0), (1, 0, 2), (0, 2, 1))),
+    *((SPECIALS_SWAPPED, {"specials": order}) for order in ((2, 1, 0), (0, 2, 1))),
+    (STOPS_AT_PAD, {"specials": (1, 0, 2)}),
 ]
 
 
