@@ -35,17 +35,11 @@ def probs_of(logits, temperature=1.0, top_k=None, top_p=None, mistake=None):
     fill = 0.0 if mistake == "k_zero" else float("-inf")
     after_k = torch.where(keep, scaled, torch.tensor(fill, dtype=torch.float64)).softmax(-1)
     probs, keep = after_k, after_k > 0
-    if top_p is not None and mistake == "p_before_k":  # the nucleus of the whole distribution, then top-k
-        full = scaled.softmax(-1)
-        order = full.argsort(descending=True)
-        before = full[order].cumsum(0) - full[order]
-        keep = keep.clone()
-        keep[order[before >= top_p]] = False
-        probs = torch.where(keep, full, torch.zeros((), dtype=torch.float64))
-        return probs / probs.sum()
     if top_p is not None:
         if mistake == "t_after_p":  # the nucleus chosen from the distribution at temperature 1
             probs = torch.where(keep, logits, torch.tensor(float("-inf"), dtype=torch.float64)).softmax(-1)
+        elif mistake == "p_before_k":  # the nucleus chosen from the whole distribution, before top-k
+            probs = scaled.softmax(-1)
         order = probs.argsort(descending=True)
         sorted_probs = probs[order]
         before = sorted_probs.cumsum(0) - sorted_probs
