@@ -42,9 +42,10 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "un tensor nuevo (x = x - media)"),
     ("RuntimeError", "modified by an inplace operation",
      "an in-place operation changed a tensor that the backward pass needs: replace it by an out-of-place one "
-     "(x = x + y instead of x += y, masked_fill instead of masked_fill_)",
+     "(x = x + y instead of x += y, masked_fill instead of masked_fill_, no inplace=True on nn.Dropout or ReLU)",
      "una operación in situ cambió un tensor que la pasada hacia atrás necesita: sustitúyela por una que cree otro "
-     "tensor (x = x + y en lugar de x += y, masked_fill en lugar de masked_fill_)"),
+     "tensor (x = x + y en lugar de x += y, masked_fill en lugar de masked_fill_, sin inplace=True en nn.Dropout o "
+     "ReLU)"),
     ("RuntimeError", "view size is not compatible with input tensor's size and stride",
      ".view on a tensor that is not contiguous (after a transpose): use .reshape(...) or .contiguous().view(...)",
      ".view sobre un tensor no contiguo (tras un transpose): usa .reshape(...) o .contiguous().view(...)"),

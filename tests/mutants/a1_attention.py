@@ -169,4 +169,12 @@ MUTANTS = {
         [("T = tokens.size(1)", "T = tokens.size(0)")],
         must_fail=["Is target_mask the (B, 1, T, T)"],
     ),
+    "padding mask built from lengths (assumes right padding)": Mutant(
+        "masks.py",
+        [("return (tokens != pad_id)[:, None, None, :]",
+          "lengths = (tokens != pad_id).sum(dim=1, keepdim=True)\n"
+          "    return (torch.arange(tokens.size(1))[None, :] < lengths)[:, None, None, :]")],
+        must_fail=["Does padding_mask hide exactly the pad ids"],
+        names="built from the lengths",
+    ),
 }

@@ -102,4 +102,11 @@ MUTANTS = {
         must_fail=["Do gradients w.r.t. input, weight and bias"],
         names="float32's precision only",
     ),
+    "variance as E[x²] - E[x]² (cancels in float32 for a large mean)": Mutant(
+        "layernorm.py",
+        [("var = x.var(dim=dims, unbiased=False, keepdim=True)",
+          "var = (x * x).mean(dim=dims, keepdim=True) - x.mean(dim=dims, keepdim=True) ** 2")],
+        must_fail=["Are the variance biased"],
+        names="E[x²] - E[x]²",
+    ),
 }

@@ -203,4 +203,22 @@ MUTANTS = {
         must_fail=["Does forward add pe[:T] to every sequence"],
         names="cut off from the graph",
     ),
+    "nn.Dropout(inplace=True) on the ReLU's output (its backward needs it)": Mutant(
+        "feedforward.py",
+        [("self.dropout = nn.Dropout(dropout)", "self.dropout = nn.Dropout(dropout, inplace=True)")],
+        must_fail=["In training mode, does dropout zero some hidden units"],
+        names="no inplace=True on nn.Dropout",
+    ),
+    "weights returned even when need_weights is False": Mutant(
+        "multihead.py",
+        [("return self.w_o(out), (weights if need_weights else None)", "return self.w_o(out), weights")],
+        must_fail=["Does self-attention match torch.nn.MultiheadAttention"],
+        names="returned even when need_weights is False",
+    ),
+    "frequency exponent 2i/max_len instead of 2i/d_model": Mutant(
+        "positional.py",
+        [("(-math.log(10000.0) / d_model))", "(-math.log(10000.0) / max_len))")],
+        must_fail=["Is pe the paper's sin/cos table"],
+        names="the exponent is 2i/max_len",
+    ),
 }

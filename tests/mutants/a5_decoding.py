@@ -221,4 +221,32 @@ MUTANTS = {
         must_fail=["Does each row of a batch follow its own logits"],
         names=".squeeze() with no dim",
     ),
+    "top-k guard compares top_k with the batch size": Mutant(
+        "sampling.py",
+        [("if top_k is not None and top_k < logits.size(-1):", "if top_k is not None and top_k < logits.size(0):")],
+        must_fail=["Does each row of a batch follow its own logits"],
+        names="not below the batch size",
+    ),
+    "the beam shrinks by one for every finished hypothesis": Mutant(
+        "beam.py",
+        [("top = logp.flatten().topk(min(beam_size, logp.numel()))",
+          "top = logp.flatten().topk(max(0, min(beam_size - len(finished), logp.numel())))")],
+        must_fail=["Does beam search with beams of 2 to 4"],
+        names=None,
+    ),
+    "2 × beam_size candidates, beam_size of them kept live": Mutant(
+        "beam.py",
+        [("top = logp.flatten().topk(min(beam_size, logp.numel()))",
+          "top = logp.flatten().topk(min(2 * beam_size, logp.numel()))"),
+         ("                else:\n                    live.append((score, beam, token))",
+          "                elif len(live) < beam_size:\n                    live.append((score, beam, token))")],
+        must_fail=["Does beam search with beams of 2 to 4"],
+        names=None,
+    ),
+    "finished hypotheses stored without their EOS": Mutant(
+        "beam.py",
+        [("tokens[beam, 1:].tolist() + [token]))", "tokens[beam, 1:].tolist() + ([] if token == eos_id else [token])))")],
+        must_fail=["Does beam search with beams of 2 to 4", "Does beam_search with beam_size=1"],
+        names="EOS dropped",
+    ),
 }

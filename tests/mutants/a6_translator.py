@@ -335,4 +335,27 @@ MUTANTS = {
         must_fail=["Is an item (source ids"],
         names="build them with dtype=torch.long",
     ),
+    "decode breaks at the first special id instead of skipping it": Mutant(
+        "vocab.py",
+        [("            if i not in (self.pad_id, self.sos_id, self.eos_id):\n                words.append(self.itos[i])",
+          "            if i in (self.pad_id, self.sos_id, self.eos_id):\n                break\n"
+          "            words.append(self.itos[i])")],
+        must_fail=["Does encode map unknown words to <unk>"],
+        names="decode stops at the first special id",
+    ),
+    "fit lists the loader once, so every epoch repeats the first one's batch order": Mutant(
+        "training.py",
+        [("    for _ in range(epochs):\n        losses = [train_step(model, src, tgt, optimizer, pad_id, label_smoothing, "
+          "clip_norm) for src, tgt in loader]",
+          "    batches = list(loader)\n    for _ in range(epochs):\n        losses = [train_step(model, src, tgt, "
+          "optimizer, pad_id, label_smoothing, clip_norm) for src, tgt in batches]")],
+        must_fail=["Does fit run train_step"],
+        names="repeats the first one's order",
+    ),
+    "translate ignores its max_len (decodes up to the model's)": Mutant(
+        "translation.py",
+        [("min(max_len, limit)", "limit")],
+        must_fail=["Does translate clean, truncate"],
+        names="translate ignores its max_len",
+    ),
 }

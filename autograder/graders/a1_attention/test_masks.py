@@ -105,6 +105,20 @@ def test_padding_mask(student, rng):
     _equal(student.call("masks.padding_mask", tokens, pad_id), (tokens != pad_id).view(B, 1, 1, S),
            f"padding_mask(tokens of shape {(B, S)}, pad_id={pad_id})",
            [checks.Mistake(en, es, output=lambda m=m: m(tokens, pad_id)) for en, es, m in PADDING.values()])
+    # Left-padded too (as some tokenizers pad): the mask hides the pad ids wherever they are.
+    left = tokens.flip(1)
+    _equal(student.call("masks.padding_mask", left, pad_id), (left != pad_id).view(B, 1, 1, S),
+           f"padding_mask(left-padded tokens {left.tolist()}, pad_id={pad_id})",
+           [checks.Mistake(en, es, output=lambda m=m: m(left, pad_id)) for en, es, m in PADDING.values()]
+           + [checks.Mistake(*FROM_LENGTHS, output=lambda: (
+               torch.arange(S)[None, :] < (left != pad_id).sum(1, keepdim=True)).view(B, 1, 1, S))])
+
+
+FROM_LENGTHS = (
+    "padding_mask is built from the lengths (arange < number of real tokens), which assumes the padding is at the "
+    "end: compare the ids themselves, tokens != pad_id",
+    "padding_mask se construye a partir de las longitudes (arange < número de tokens reales), lo que supone el "
+    "relleno al final: compara los propios ids, tokens != pad_id")
 
 
 @pytest.mark.points(1)

@@ -256,6 +256,33 @@ def test_biased_variance_and_eps(student, rng):
     ones, zeros = torch.ones(4, dtype=torch.float64), torch.zeros(4, dtype=torch.float64)
     eps = 0.1 + torch.rand(1, generator=rng).item()
     _check_forward(student, 4, x, ones, zeros, eps=eps)
+    check_large_offset(student, rng)
+
+
+CANCELLATION = checks.Mistake(
+    "the variance is computed as E[x²] - E[x]², which loses every digit of the spread in float32 when the features "
+    "share a large mean: compute it from the centred values, ((x - mean) ** 2).mean(...) or x.var(..., "
+    "unbiased=False)",
+    "la varianza se calcula como E[x²] - E[x]², que pierde todas las cifras de la dispersión en float32 cuando las "
+    "características comparten una media grande: calcúlala a partir de los valores centrados, "
+    "((x - media) ** 2).mean(...) o x.var(..., unbiased=False)")
+
+
+def check_large_offset(student, rng):
+    """float32 features near 1000 with spread 1 (activations that drifted): x² is then
+    rounded by about 0.06, so E[x²] - E[x]² is off by about as much as the variance itself,
+    while the centred values keep float32's precision (torch's error here is about 2e-4).
+    16 rows, so that no seed is lucky in all of them."""
+    n = 16
+    z = checks.randn(rng, n, n)
+    z = (z - z.mean(-1, keepdim=True)) / z.std(-1, unbiased=False, keepdim=True)
+    x = (1000 + z).float()
+    report = _module(student, n, inputs=[x])
+    what = f"LayerNorm({n}) output in float32 for features near 1000 (spread 1), input {tuple(x.shape)}"
+    try:
+        checks.close(report.get("output"), F.layer_norm(x, (n,), eps=1e-5), what, atol=1e-3, rtol=0)
+    except checks.CheckFailure as failure:
+        raise failure.naming(CANCELLATION) from None
 
 
 def _grads(x, weight, bias, grad_output, n, mistake=None):

@@ -129,8 +129,11 @@ def test_dropout_is_active_in_training(student, rng):
         )
     except checks.CheckFailure as failure:
         raise failure.naming(checks.DROPOUT_IN_EVAL) from None
+    # With a backward pass: an in-place dropout on the ReLU's output (which ReLU's backward
+    # reads) runs forward and breaks only here, as it would in the student's training.
     train = student.module(FF, d_model, d_ff, init_kwargs={"dropout": p}, state=state, dtype="float64",
-                           inputs=[x], train=True, seed=checks.randint(rng, 0, 10**6))
+                           inputs=[x], train=True, seed=checks.randint(rng, 0, 10**6),
+                           grad_output=torch.ones(1, 50, d_model, dtype=torch.float64))
     out = checks.tensor(train.get("output"), "output in training mode", shape=(1, 50, d_model)) / unit
     # Dropout on the hidden units (kept ones scaled by 1 / (1 - p)) makes each output
     # act(1) x (units kept at that position) / (1 - p): different across positions, but

@@ -124,6 +124,13 @@ def test_parameter_count(student):
                            shapes=[(256, 256), (256,)] * 4)
 
 
+WEIGHTS_ALWAYS_RETURNED = checks.Mistake(
+    "the weights are returned even when need_weights is False: return (self.w_o(out), weights if need_weights else "
+    "None)",
+    "los pesos se devuelven aunque need_weights sea False: devuelve (self.w_o(out), weights if need_weights else "
+    "None)")
+
+
 @pytest.mark.points(2)
 def test_self_attention_matches_torch(student, rng):
     """Does self-attention match torch.nn.MultiheadAttention with the same weights? / ¿Coincide la autoatención con torch.nn.MultiheadAttention con los mismos pesos?"""
@@ -131,6 +138,15 @@ def test_self_attention_matches_torch(student, rng):
     B, T = checks.randint(rng, 1, 3), checks.randint(rng, 2, 8)
     x = checks.randn(rng, B, T, d_model)
     _compare(student, rng, d_model, h, x, x, x, what="self-attention output")
+    report = student.module(MHA, d_model, h, state=mha_state("", _torch_mha(rng, d_model, h)), dtype="float64",
+                            inputs=[x, x, x])
+    _, weights = checks.pair(report.get("output"), "MultiHeadAttention(...)(x, x, x)")
+    try:
+        checks.expect(weights is None,
+                      "MultiHeadAttention(...)(x, x, x) without need_weights=True must return (output, None)",
+                      "MultiHeadAttention(...)(x, x, x) sin need_weights=True debe devolver (salida, None)")
+    except checks.CheckFailure as failure:
+        raise failure.naming(WEIGHTS_ALWAYS_RETURNED) from None
     checks.inputs_unchanged(student, MHA, [x.float(), x.float(), x.float()], f"MultiHeadAttention({d_model}, {h})(x, x, x)",
                             init_args=[d_model, h])
 

@@ -87,9 +87,15 @@ def _other_base(rows, positions, d_model, max_len):
     if abs(base - 10000) < 1 or bool(
             ((rows[near] - table(d_model, max_len, base=base)[positions.long()][near]).abs() > 2e-3).any()):
         return None
-    why = (" (math.log10 where the natural log belongs: e^log10(10000) = e^4 = 54.6)",
-           " (math.log10 donde va el logaritmo natural: e^log10(10000) = e^4 = 54,6)") if abs(base - math.e ** 4) < 1 \
-        else ("", "")
+    why = ("", "")
+    if abs(base - math.e ** 4) < 1:
+        why = (" (math.log10 where the natural log belongs: e^log10(10000) = e^4 = 54.6)",
+               " (math.log10 donde va el logaritmo natural: e^log10(10000) = e^4 = 54,6)")
+    elif abs(exponent - math.log(10000) * d_model / max_len) < 1e-3 * exponent:
+        # 10000^(2i/max_len) = (10000^(d_model/max_len))^(2i/d_model): the base follows the table's length.
+        why = (f" (the exponent is 2i/max_len where 2i/d_model belongs: 10000^(d_model/max_len) = {base:.4g})",
+               f" (el exponente es 2i/max_len donde va 2i/d_model: 10000^(d_model/max_len) = "
+               f"{checks.fmt(base, '.4g', 'es')})")
     return (f"the wavelengths grow with base {base:.4g} instead of 10000: pos / {base:.4g}^(2i/d_model){why[0]}; "
             "the frequencies are exp(-2i * math.log(10000.0) / d_model)",
             f"las longitudes de onda crecen con base {checks.fmt(base, '.4g', 'es')} en lugar de 10000: "

@@ -49,6 +49,7 @@ def _encoder_case(student, rng, norm_first):
                                           {"dropout": EVAL_DROPOUT, "norm_first": norm_first}, layer_state(layer),
                                           [x, keep[:, None, None, :]], {"the layer's input x": x}))
     check_dropout_spares_stream(student, rng, decoder=False, norm_first=norm_first)
+    check_dropout_on_sublayer_outputs(student, rng, decoder=False, norm_first=norm_first)
 
 
 def _decoder_case(student, rng, norm_first):
@@ -74,6 +75,7 @@ def _decoder_case(student, rng, norm_first):
                                           [x, memory, causal, keep[:, None, None, :]],
                                           {"the layer's input x": x, "the memory": memory}))
     check_dropout_spares_stream(student, rng, decoder=True, norm_first=norm_first)
+    check_dropout_on_sublayer_outputs(student, rng, decoder=True, norm_first=norm_first)
 
 
 @pytest.mark.points(2)
@@ -178,3 +180,63 @@ def check_dropout_spares_stream(student, rng, decoder, norm_first):
             if checks.matches(1e-9, 0)(evaluated, want):
                 found = DROPOUT_ON_STREAM
         raise (failure.naming(found) if found else failure) from None
+
+
+def check_dropout_on_sublayer_outputs(student, rng, decoder, norm_first):
+    """In training mode, each sub-layer's output goes through inverted dropout before it is
+    added to x (or to the LayerNorm's input). One sub-layer at a time outputs a constant
+    vector b (its output projection's bias, with weight zero, so that the dropout inside
+    attention and the feed-forward changes nothing); the others output zeros. The layer's
+    output must then be the reference's for x + m * b / (1 - p), for some 0/1 mask m with
+    some of each. d_model = 8 keeps every mask of a row (2^8) enumerable, so a post-norm
+    layer, whose LayerNorms hide the mask, is checked too."""
+    p, d_model, h, d_ff = 0.5, 8, 2, checks.randint(rng, 4, 12)
+    B, T, S = 2, checks.randint(rng, 3, 5), checks.randint(rng, 2, 5)
+    x = checks.randn(rng, B, T, d_model)
+    memory = checks.randn(rng, B, S, d_model)
+    causal = torch.ones(T, T).tril().bool()
+    cls, target = ((nn.TransformerDecoderLayer, "layers.DecoderLayer") if decoder
+                   else (nn.TransformerEncoderLayer, "layers.EncoderLayer"))
+    name = target.split(".")[1]
+    layer = _torch_layer(cls, rng, d_model, h, d_ff, norm_first)
+    sublayers = [("self_attn", "la autoatención", layer.self_attn.out_proj)]
+    if decoder:
+        sublayers.append(("cross_attn", "la atención cruzada", layer.multihead_attn.out_proj))
+    sublayers.append(("ff", "la feed-forward", layer.linear2))
+    norms = [layer.norm1, layer.norm2] + ([layer.norm3] if decoder else [])
+    masks = torch.tensor([[(m >> i) & 1 for i in range(d_model)] for m in range(2 ** d_model)], dtype=torch.float64)
+    kind = "pre-norm" if norm_first else "post-norm"
+    for k, (sublayer, es_sublayer, projection) in enumerate(sublayers):
+        b = checks.randn(rng, d_model)
+        with torch.no_grad():
+            for j, (_, _, out) in enumerate(sublayers):
+                out.weight.zero_()
+                out.bias.copy_(b if j == k else torch.zeros_like(b))
+            # The stream reaching sub-layer k (the ones before it add nothing), plus its
+            # output b through every dropout mask, then the LayerNorms that follow it.
+            stream = x
+            for norm in [] if norm_first else norms[:k]:
+                stream = norm(stream)
+            candidates = stream[:, :, None, :] + masks * b / (1 - p)  # (B, T, 2^d, d)
+            for norm in [] if norm_first else norms[k:]:
+                candidates = norm(candidates)
+        out = student.module(
+            target, d_model, h, d_ff, init_kwargs={"dropout": p, "norm_first": norm_first}, state=layer_state(layer),
+            dtype="float64", inputs=[x, memory, causal, None] if decoder else [x, None], train=True,
+            seed=checks.randint(rng, 0, 10**6)).get("output")
+        out = checks.tensor(out, f"{name} output in training mode", shape=(B, T, d_model))
+        error = (candidates - out[:, :, None, :]).abs().amax(dim=-1)  # (B, T, 2^d)
+        kept = masks[error.argmin(dim=-1)]  # (B, T, d)
+        if bool((error.amin(dim=-1) <= 1e-8).all()) and bool((kept == 0).any()) and bool((kept == 1).any()):
+            continue
+        raise checks.CheckFailure(
+            f"{kind} {name}(dropout={p}) in training mode, where only {sublayer} outputs non-zero values (a constant "
+            f"vector b), on x {tuple(x.shape)}: the output is not that of x + dropout(b) for any dropout mask",
+            f"{name} {kind}(dropout={p}) en modo entrenamiento, donde solo {es_sublayer} da valores no nulos (un "
+            f"vector constante b), sobre x {tuple(x.shape)}: la salida no es la de x + dropout(b) para ninguna "
+            "máscara de dropout",
+        ).naming(checks.Mistake(
+            f"in training mode, {sublayer}'s output is not dropped: apply dropout to each sub-layer's output (not to "
+            "its input, and not nowhere), before adding x",
+            f"en modo entrenamiento no se aplica dropout a la salida de {es_sublayer}: aplícalo a la salida de cada "
+            "subcapa (no a su entrada, y no omitido), antes de sumar x"))

@@ -206,6 +206,7 @@ def test_encode_and_decode(student, rng):
                     for en, es, styles, kind in mistake_specs(config.get("norm_first", False), True)],
                  localise=_localiser(student, config, model, src, tgt))
     check_embedding_dropout(student, rng)
+    check_logits_not_dropped(student, rng)
 
 
 @pytest.mark.points(1)
@@ -304,3 +305,34 @@ def check_embedding_dropout(student, rng):
         early = (trained - positions).abs() <= 1e-6
         raise failure.naming(EMBED_DROPOUT_EARLY) if bool(early.any()) and bool(
             (early | ((trained - positions) - (want - positions) / (1 - p)).abs().le(1e-6)).all()) else failure
+
+
+def check_logits_not_dropped(student, rng):
+    """In training mode, dropout acts inside the model, never on the logits: a logit that is
+    exactly 0 is all but impossible, a dropped one is exactly 0."""
+    p = 0.5
+    config = {**_config(rng), "dropout": p}
+    model = _reference_model(rng, {**config, "dropout": 0.0})
+    src = _tokens(rng, config, config["src_vocab_size"], 2, checks.randint(rng, 3, 7))
+    tgt = _tokens(rng, config, config["tgt_vocab_size"], 2, checks.randint(rng, 4, 7))
+    memory, src_mask = model.encode(src)
+    got = student.script([
+        ["trainable", "$model.train", [], {}],
+        ["seeded", "torch.manual_seed", [checks.randint(rng, 0, 10**6)], {}],
+        ["logits", "$model.decode", [tgt, memory.detach(), src_mask], {}],
+    ], model_spec={"target": MODEL, "config": [CONFIG, config], "state": _state(model), "dtype": "float64"},
+        returns=["logits"])
+    shape = (*tgt.shape, config["tgt_vocab_size"])
+    logits = checks.tensor(got["logits"], f"logits from decode in training mode (dropout={p})", shape=shape)
+    zeros = int((logits == 0).sum())
+    if zeros > logits.numel() // 10:
+        raise checks.CheckFailure(
+            f"logits from decode(tgt {tuple(tgt.shape)}, memory, src_mask) in training mode (dropout={p}): {zeros} of "
+            f"{logits.numel()} are exactly 0",
+            f"logits de decode(tgt {tuple(tgt.shape)}, memory, src_mask) en modo entrenamiento (dropout={p}): "
+            f"{zeros} de {logits.numel()} son exactamente 0",
+        ).naming(checks.Mistake(
+            "dropout is applied to the logits: the generator's output goes out as it is (dropout acts on the "
+            "embeddings and on each sub-layer's output)",
+            "se aplica dropout a los logits: la salida del generador sale tal cual (el dropout actúa sobre los "
+            "embeddings y sobre la salida de cada subcapa)"))

@@ -98,17 +98,24 @@ def _finished(model, row, k, max_len, mistake):
         logits = model.decode(tokens, memory.expand(n, -1, -1), src_mask.expand(n, -1, -1, -1))[:, -1]
         logp = (logits.softmax(-1) if mistake == "probs" else logits.log_softmax(-1)) + scores[:, None]
         V = logp.size(-1)
-        top = logp.flatten().topk(min(k + 1, logp.numel()))
-        if top.values.numel() > k and top.values[k - 1] - top.values[k] <= MARGIN * (1 + abs(top.values[k].item())):
-            clear = False  # the k-th and (k+1)-th candidates nearly tie: rounding could swap them
+        # The candidates looked at: k, or k minus those finished (a beam that shrinks), or 2k
+        # of which k stay live (the width counts live hypotheses only).
+        width = {"shrink": k - len(finished), "twice": 2 * k}.get(mistake, k)
+        if width < 1:
+            break
+        top = logp.flatten().topk(min(width + 1, logp.numel()))
+        if top.values.numel() > width and top.values[width - 1] - top.values[width] <= MARGIN * (
+                1 + abs(top.values[width].item())):
+            clear = False  # the last candidate and the next one nearly tie: rounding could swap them
         live = []
-        for score, flat in list(zip(top.values.tolist(), top.indices.tolist()))[:k]:
+        for score, flat in list(zip(top.values.tolist(), top.indices.tolist()))[:width]:
             beam, token = divmod(flat, V)
             if token == EOS or step == max_len:
-                finished.append((score, tokens[beam, 1:].tolist() + [token]))
+                ids = tokens[beam, 1:].tolist() + ([] if mistake == "eos_dropped" and token == EOS else [token])
+                finished.append((score, ids))
                 if mistake == "keep_expanding" and step < max_len:
                     live.append((score, beam, token))
-            else:
+            elif mistake != "twice" or len(live) < k:
                 live.append((score, beam, token))
         if not live:
             break
@@ -144,8 +151,10 @@ class Beams:
     A row whose search meets a near-tie (in any of these) is left out: ``rows`` are the
     kept ones, and ``clear`` says whether every row was kept."""
 
-    def __init__(self, model, src, k, max_len):
-        self.rows, self.lists = [], {m: [] for m in (None, "keep_expanding", "probs")}
+    def __init__(self, model, src, k, max_len, bookkeeping=()):
+        # The searches each row is run with: the right one, those of the mistakes that change
+        # which hypotheses finish, and the bookkeeping mistakes asked for (only where tested).
+        self.rows, self.lists = [], {m: [] for m in (None, "keep_expanding", "probs", *bookkeeping)}
         for b in range(src.size(0)):
             found = {}
             for m in self.lists:
@@ -187,7 +196,8 @@ class Beams:
         return True
 
     def mistakes(self, alpha, which=None):
-        return [Mistake(*BEAM_MISTAKES[m], output=lambda m=m: self.tokens(alpha, m)) for m in which or BEAM_MISTAKES]
+        known = {**BEAM_MISTAKES, **BOOKKEEPING}
+        return [Mistake(*known[m], output=lambda m=m: self.tokens(alpha, m)) for m in which or BEAM_MISTAKES]
 
 
 BEAM_MISTAKES = {
@@ -207,6 +217,22 @@ BEAM_MISTAKES = {
               "el haz suma probabilidades (softmax) en lugar de log-probabilidades (log_softmax)"),
     "no_lp": ("the length penalty is ignored: finished hypotheses must be compared by log P / lp(n)",
               "se ignora la penalización de longitud: las hipótesis terminadas se comparan por log P / lp(n)"),
+}
+
+# Mistakes in the beam's bookkeeping, which change the hypotheses that finish.
+BOOKKEEPING = {
+    "shrink": ("the beam shrinks as hypotheses finish (beam_size minus the finished ones): take the beam_size best "
+               "candidates at every step, set aside those that end, and go on with the others",
+               "el haz se estrecha a medida que terminan hipótesis (beam_size menos las terminadas): toma los "
+               "beam_size mejores candidatos en cada paso, aparta los que terminan y sigue con los demás"),
+    "twice": ("the search looks at 2 × beam_size candidates and keeps beam_size live ones: take only the beam_size "
+              "best candidates of each step, finished or not",
+              "la búsqueda mira 2 × beam_size candidatos y mantiene beam_size vivos: toma solo los beam_size mejores "
+              "candidatos de cada paso, terminados o no"),
+    "eos_dropped": ("a hypothesis that ends with EOS is stored without it: keep the EOS in its ids (and in its "
+                    "length n for lp(n))",
+                    "una hipótesis que termina en EOS se guarda sin él: conserva el EOS en sus ids (y en su "
+                    "longitud n para lp(n))"),
 }
 
 

@@ -118,6 +118,11 @@ def _scores(model, src, got, want, alpha, head_en, head_es):
 
     got, want = _output(got), _output(want)
     V = model.config.tgt_vocab_size
+    if not got and want == [EOS]:
+        return (f"{head_en}: the output row is empty where the reference's best hypothesis is EOS alone: EOS dropped "
+                "from the output (a finished hypothesis keeps its EOS)",
+                f"{head_es}: la fila está vacía donde la mejor hipótesis de la referencia es solo EOS: EOS eliminado "
+                "de la salida (una hipótesis terminada conserva su EOS)")
     if not got or not all(0 <= t < V for t in got):
         return (f"{head_en}: the output row {got} is not a hypothesis of this vocabulary",
                 f"{head_es}: la fila {got} no es una hipótesis de este vocabulario")

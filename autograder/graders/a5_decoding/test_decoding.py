@@ -15,6 +15,7 @@ from autograder import reference
 from autograder.graders.a5_decoding import distributions as dist
 from autograder.graders.a5_decoding.decoders import (
     BEAM_MISTAKES,
+    BOOKKEEPING,
     EOS,
     PAD,
     SOS,
@@ -178,8 +179,8 @@ def test_beam_of_one_is_greedy(student, rng):
     while True:  # a hypothesis that went on after its EOS must not win here (the beam tests catch that)
         model, spec = model_and_spec(rng, eos_bias=2.5)
         src, max_len = source(rng, 4), 8
-        want, beams = greedy(model, src, max_len), Beams(model, src, 1, max_len)
-        if beams.clear and not differs(beams.tokens(0.6), want) and beams.separates(0.6, (), tuple(BEAM_MISTAKES)):
+        want, beams = greedy(model, src, max_len), Beams(model, src, 1, max_len, ("twice", "shrink"))
+        if beams.clear and not differs(beams.tokens(0.6), want) and beams.separates(0.6, (), (*BEAM_MISTAKES, "twice", "shrink")):
             break
     got = student.call("beam.beam_search", src, 1, max_len, SOS, EOS, PAD, 0.6, model_spec=spec)
     equal_naming(got, want, "beam_search(beam_size=1) tokens", [], model, src, greedy=True)
@@ -237,3 +238,17 @@ def test_batched_beam_equals_one_by_one(student, rng):
         checks.equal(batch[i, :one.size(1)], one[0], f"beam_search row {i} in the batch vs alone")
         checks.expect(bool((batch[i, one.size(1):] == PAD).all()), f"row {i}: the batch result must be padded after its end",
                       f"fila {i}: el resultado del lote debe rellenarse tras su final")
+    # The beam's bookkeeping: sentences where a beam that shrinks, one that looks at twice the
+    # candidates, and hypotheses stored without their EOS each change some result.
+    while True:
+        model, spec = model_and_spec(rng, tgt_vocab=6, eos_bias=2.0, sharpness=2.0)
+        src, k = source(rng, 8), checks.randint(rng, 2, 4)
+        beams = Beams(model, src, k, max_len, tuple(BOOKKEEPING))
+        alpha = _alpha(rng, beams, tuple(BOOKKEEPING)) if len(beams.rows) >= 4 else None
+        if alpha is not None:
+            src = src[beams.rows]
+            break
+    got = student.call("beam.beam_search", src, k, max_len, SOS, EOS, PAD, alpha, model_spec=spec)
+    equal_naming(got, beams.tokens(alpha), f"beam_search(src {tuple(src.shape)}, beam_size={k}, max_len={max_len}, "
+                 f"length_penalty={alpha}) tokens", beams.mistakes(alpha, (*BOOKKEEPING, *BEAM_MISTAKES)), model, src,
+                 alpha=alpha)

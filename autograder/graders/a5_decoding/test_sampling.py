@@ -115,6 +115,29 @@ def test_rows_are_independent(student, rng):
     # .squeeze() instead of .squeeze(-1) passes every batch but a batch of one (a 0-d tensor).
     checks.tensor(dist.call(student, SAMPLE, a[None], top_k=6, generator_seed=checks.randint(rng, 0, 2**31)),
                   "sample_next_token(logits of shape (1, 12), top_k=6)", shape=(1,), dtype=torch.int64)
+    # A batch no larger than k (and k below the vocabulary): top-k still applies. Half of
+    # each row's tokens sit just below its k best, so every draw outside them has even odds.
+    k = 24
+    logits = torch.cat([torch.zeros(k, k), torch.full((k, k), -1e-3)], dim=1)
+    logits = logits.gather(1, torch.stack([torch.randperm(2 * k, generator=rng) for _ in range(k)]))
+    draws = checks.tensor(dist.call(student, SAMPLE, logits, top_k=k, generator_seed=checks.randint(rng, 0, 2**31)),
+                          f"sample_next_token(logits of shape ({k}, {2 * k}), top_k={k})", shape=(k,), dtype=torch.int64)
+    outside = logits.gather(1, draws.clamp(0, 2 * k - 1)[:, None]).squeeze(1) < 0
+    try:
+        checks.expect(not bool(outside.any()),
+                      f"sample_next_token(logits of shape ({k}, {2 * k}), top_k={k}): {int(outside.sum())} of {k} "
+                      f"draws are outside their row's {k} best tokens",
+                      f"sample_next_token(logits de forma ({k}, {2 * k}), top_k={k}): {int(outside.sum())} de {k} "
+                      f"muestras quedan fuera de los {k} mejores tokens de su fila")
+    except CheckFailure as failure:
+        raise failure.naming(TOP_K_GUARD) from None
+
+
+TOP_K_GUARD = Mistake(
+    "top-k is skipped when top_k is not below the batch size: compare top_k with the vocabulary size, "
+    "logits.size(-1), not logits.size(0)",
+    "top-k se omite cuando top_k no es menor que el tamaño del lote: compara top_k con el tamaño del vocabulario, "
+    "logits.size(-1), no logits.size(0)")
 
 
 def _first_rows_threshold(first, row, k=6):

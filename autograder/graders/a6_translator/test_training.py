@@ -56,6 +56,10 @@ def _running_mean():
     return reduce
 
 
+FIT_FROZEN = ("fit takes the batches out of the loader once, before the epochs (list(loader)), so every epoch "
+              "repeats the first one's order: iterate the loader inside the epoch loop, for src, tgt in loader",
+              "fit saca los lotes del cargador una sola vez, antes de las épocas (list(loader)), así que cada época "
+              "repite el orden de la primera: recorre el cargador dentro del bucle de épocas, for src, tgt in loader")
 FIT_MODE = ("fit does not put the model in training mode (model.train()) before training",
             "fit no pone el modelo en modo de entrenamiento (model.train()) antes de entrenar")
 
@@ -82,6 +86,14 @@ def _same_run(atol, rtol):
         return (len(losses) == len(want_losses) and all(_near(a, b, atol, rtol) for a, b in zip(losses, want_losses))
                 and all(_near(state.get(n), p, atol, rtol) for n, p in want_state.items()))
     return matches
+
+
+def _orders(batches, seed, epochs):
+    """The batch order of each epoch of DataLoader(batches, batch_size=None, shuffle=True)
+    with a generator seeded ``seed``, as the student's fit iterates it."""
+    loader = torch.utils.data.DataLoader(range(len(batches)), batch_size=None, shuffle=True,
+                                         generator=torch.Generator().manual_seed(seed))
+    return [[int(i) for i in loader] for _ in range(epochs)]
 
 
 def _params(model):
@@ -250,21 +262,32 @@ def test_fit(student, rng):
                for B, S, T in ((3, 5, 6), (5, 4, 8), (2, 6, 4))]
     epochs, lr = checks.randint(rng, 2, 3), 0.3
     eps = round(0.05 + 0.15 * torch.rand(1, generator=rng).item(), 3)
+    # A DataLoader that reshuffles the batches at every epoch, as the student's own does; its
+    # seed is one whose first two epochs differ, so a batch order frozen once always shows.
+    seed = checks.randint(rng, 0, 10**6)
+    while _orders(batches, seed, 2)[0] == _orders(batches, seed, 2)[1]:
+        seed += 1
     out = student.script([
         ["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr, "momentum": 0.9}],
         ["watch", "watch", [{"$": "model"}, {"$": "opt"}], {}],
-        ["history", "training.fit", [{"$": "model"}, batches, {"$": "opt"}, epochs], {"label_smoothing": eps}],
+        ["gen", "torch.Generator", [], {}],
+        ["seeded", "$gen.manual_seed", [seed], {}],
+        ["loader", "torch.utils.data.DataLoader", [batches],
+         {"batch_size": None, "shuffle": True, "generator": {"$": "gen"}}],
+        ["history", "training.fit", [{"$": "model"}, {"$": "loader"}, {"$": "opt"}, epochs],
+         {"label_smoothing": eps}],
         ["watched", "$watch.take", [], {}],
         ["mode", "getattr", [{"$": "model"}, "training"], {}],
     ], model_spec=spec, returns=["history", "mode", "watched"], state=True)
 
-    def run(reduce=lambda losses: sum(losses) / len(losses), watched=None, **switches):
+    def run(reduce=lambda losses: sum(losses) / len(losses), watched=None, frozen=False, **switches):
         m = variants.deep(model)
         m.train()
         opt = torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9)
         watch = stages.watch(m, opt) if watched is not None else None
-        history = [reduce([variants.step(m, src, tgt, opt, 0, eps, **switches) for src, tgt in batches])
-                   for _ in range(epochs)]
+        orders = _orders(batches, seed, epochs)
+        history = [reduce([variants.step(m, *batches[i], opt, 0, eps, **switches)
+                           for i in orders[0 if frozen else e]]) for e in range(epochs)]
         if watch:
             watched.append(watch.take())
             watch.stop()
@@ -272,7 +295,7 @@ def test_fit(student, rng):
 
     watched = []
     want, state = run(watched=watched)
-    what = f"fit(model, 3 batches, SGD(momentum=0.9), epochs={epochs}, label_smoothing={eps})"
+    what = f"fit(model, a DataLoader shuffling 3 batches, SGD(momentum=0.9), epochs={epochs}, label_smoothing={eps})"
     history = out["history"]
     shape = variants.history_shape(history, epochs)
     try:
@@ -289,7 +312,8 @@ def test_fit(student, rng):
             run, [getattr(variants, name) for name in switches]) + [
             variants.mistake(*FIT_LAST, lambda: run(reduce=lambda losses: losses[-1])),
             variants.mistake(*FIT_SUM, lambda: run(reduce=sum)),
-            variants.mistake(*FIT_RUNNING, lambda: run(reduce=_running_mean()))], _same_run(1e-8, 1e-6)).shaped(
+            variants.mistake(*FIT_RUNNING, lambda: run(reduce=_running_mean())),
+            variants.mistake(*FIT_FROZEN, lambda: run(frozen=True))], _same_run(1e-8, 1e-6)).shaped(
                 stages.training_difference([out["watched"]], watched, [], [], atol=1e-8, rtol=1e-6,
                                            during=("during fit", "durante fit"))) from None
     if out["mode"] is not True:

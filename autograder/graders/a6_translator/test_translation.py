@@ -162,3 +162,21 @@ def test_translate_matches_the_reference(student, rng):
                            f"translate(model with max_len={max_len}, {lines}, max_len={long})")
     except checks.CheckFailure as failure:
         raise failure.naming(variants.mistake(*variants.NO_CAP, None)) from None
+    # Asked for fewer tokens than the model could take, translate stops there too.
+    short = max_len - checks.randint(rng, 2, 4)
+    out = student.script(vocabs + [["short", "translation.translate", args, {"max_len": short}]],
+                         model_spec=d["spec"], returns=["short"])
+    try:
+        checks.plain_equal(out["short"], translation.translate(model, lines, sv, tv, max_len=short),
+                           f"translate(model with max_len={max_len}, {lines}, max_len={short})")
+    except checks.CheckFailure as failure:
+        if out["short"] == translation.translate(model, lines, sv, tv, max_len=max_len):
+            raise failure.naming(variants.mistake(*MAX_LEN_IGNORED, None)) from None
+        raise
+
+
+MAX_LEN_IGNORED = (
+    "translate ignores its max_len and decodes up to the model's max_len: pass min(max_len, model.config.max_len) "
+    "to decode",
+    "translate ignora su max_len y decodifica hasta el max_len del modelo: pasa min(max_len, model.config.max_len) "
+    "a decode")

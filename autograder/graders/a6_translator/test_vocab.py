@@ -193,8 +193,15 @@ def test_encode_and_decode(student, rng):
                 [got[f"d{i}"] for i in range(6)] + [got["dt"]] == [variants.decode(v.itos, ids, kept) for ids in lists]
                 for kept in ((0, 1), (0, 2), (1, 2), (0,), (1,), (2,), ()))
 
+        def decodes_stopping(got):  # ends at the first of some special ids (break where continue belongs)
+            lists = id_lists + [tensor_ids.tolist()]
+            return encodes(True) and any(
+                [got[f"d{i}"] for i in range(6)] + [got["dt"]] == [variants.decode_until(v.itos, ids, stop) for ids in lists]
+                for stop in ((0,), (2,), (0, 2), (0, 1, 2)))
+
         specials = variants.SPECIALS_MISPLACED
         raise variants.named(failure, out, [
+            variants.mistake(*variants.DECODE_STOPS, lambda: decodes_stopping),
             variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got["itos"])),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: lambda got: encodes(False)),
             variants.mistake(*variants.DECODE_KEEPS, lambda: decodes_keeping)], _matches) from None

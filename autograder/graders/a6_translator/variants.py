@@ -169,6 +169,18 @@ def decode(itos, ids, dropped=(0, 1, 2)):
     return " ".join(itos[i] for i in ids if i not in dropped)
 
 
+DECODE_STOPS = ("decode stops at the first special id (a break where continue belongs): it must skip <pad>, <sos> and "
+                "<eos> and go on with the words after them",
+                "decode se detiene en el primer id especial (un break donde va continue): debe saltarse <pad>, <sos> y "
+                "<eos> y seguir con las palabras que vienen después")
+
+
+def decode_until(itos, ids, stop):
+    """decode that ends at the first id in ``stop`` and drops the other special ids."""
+    ends = [k for k, i in enumerate(ids) if i in stop]
+    return decode(itos, ids[:ends[0]] if ends else ids)
+
+
 # ----------------------------------------------------------------------------- batching
 
 NO_EOS = ("the target item lacks <eos> at the end: encode it with add_sos_eos=True",

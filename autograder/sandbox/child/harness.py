@@ -319,6 +319,7 @@ SCRIPT_TORCH = {
     "torch.optim.Adam": lambda: torch.optim.Adam,
     "torch.optim.AdamW": lambda: torch.optim.AdamW,
     "torch.Generator": lambda: torch.Generator,
+    "torch.utils.data.DataLoader": lambda: torch.utils.data.DataLoader,
     "torch.manual_seed": lambda: torch.manual_seed,
     "torch.clone": lambda: torch.clone,
     "getattr": lambda: getattr,
