@@ -108,20 +108,21 @@ def test_a_student_sees_one_bilingual_line_per_public_check(tmp_path):
     assert _verdicts(first) == {"test_causal_mask_is_lower_triangular": True,
                                 "test_padding_mask_shape_and_values": False,
                                 "test_padding_mask_uses_the_given_pad_id": True,  # its values, whatever the shape
+                                "test_padding_mask_hides_pads_wherever_they_are": True,  # the same
                                 "test_target_mask_combines_padding_and_causality": False,
                                 "test_target_mask_uses_the_given_pad_id": False}
     assert "✓ PASSED / SUPERADO" in first and "✗ FAILED / NO SUPERADO" in first
     reason = next(line for line in first.splitlines() if "→" in line and "padding_mask" in line)
     assert "(2, 1, 1, 4)" in reason and "got (2, 1, 4)" in reason and "pero tiene (2, 1, 4)" in reason, reason
     assert "not implemented yet: target_mask / aún sin implementar: target_mask" in first
-    assert "2/5 passed / superadas" in first and "your grade comes from hidden tests" in first
+    assert "3/6 passed / superadas" in first and "your grade comes from hidden tests" in first
     again, fixed, unknown, everything = [_printed(c) for c in nb.cells[-4:]]
     assert again == first  # the checks run afresh, not from pytest's module cache
-    assert _verdicts(fixed)["test_padding_mask_shape_and_values"] and "3/5 passed" in fixed
+    assert _verdicts(fixed)["test_padding_mask_shape_and_values"] and "4/6 passed" in fixed
     error = next(o for o in nb.cells[-2].outputs if o.output_type == "error")
     assert error.ename == "ValueError" and "'attention', 'masks'" in error.evalue
     assert "no hay comprobaciones llamadas 'nothing'" in error.evalue
-    assert len(_verdicts(everything)) == 16 and "Comprobaciones públicas: all / todas" in everything
+    assert len(_verdicts(everything)) == 17 and "Comprobaciones públicas: all / todas" in everything
     checks = [c for c in nb.cells if c.cell_type == "code" and "check(" in c.source and c is not nb.cells[-2]]
     assert len(checks) == 5 and not any(o.output_type == "error" for c in checks for o in c.outputs)
 

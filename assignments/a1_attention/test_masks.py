@@ -126,6 +126,26 @@ def test_padding_mask_uses_the_given_pad_id():
     )
 
 
+
+def test_padding_mask_hides_pads_wherever_they_are():
+    """Are left-padded rows masked too, so the mask follows the pad ids and not the lengths?"""
+    tokens = torch.tensor([[0, 0, 5, 6], [7, 8, 9, 0]])
+    got = padding_mask(tokens, pad_id=0).reshape(2, 4).tolist()
+    expected = [[False, False, True, True], [True, True, True, False]]
+    hint = None
+    if got == [[True, True, False, False], [True, True, True, False]]:
+        hint = ("that mask counts the real tokens and keeps the first ones (it assumes the padding is at the end): "
+                "compare the ids themselves, tokens != pad_id",
+                "esa máscara cuenta los tokens reales y se queda con los primeros (supone el relleno al final): "
+                "compara los propios ids, tokens != pad_id")
+    assert got == expected, _say(
+        f"tokens = [[0, 0, 5, 6], [7, 8, 9, 0]] with pad_id = 0 (the first row padded on the left) must give "
+        f"{expected}, got {got}",
+        f"tokens = [[0, 0, 5, 6], [7, 8, 9, 0]] con pad_id = 0 (la primera fila rellenada por la izquierda) debe dar "
+        f"{expected}, pero da {got}",
+        hint,
+    )
+
 def test_target_mask_combines_padding_and_causality():
     """Does target_mask give (B, 1, T, T) = padding AND causal?"""
     tokens = torch.tensor([[4, 9, 0]])

@@ -172,3 +172,22 @@ def test_dropout_acts_on_the_hidden_layer_in_training_only():
         "the module self.dropout, not torch.nn.functional.dropout with training=True / en modo eval la salida debe "
         "ser la del bloque sin dropout: usa el módulo self.dropout, no torch.nn.functional.dropout con "
         f"training=True\n{m}"))
+
+
+def test_backward_works_in_training_mode():
+    """With dropout in training mode, does a backward pass run and reach linear1?"""
+    torch.manual_seed(10)
+    ff = FeedForward(8, 32, dropout=0.3).train()
+    try:
+        ff(torch.randn(2, 5, 8)).sum().backward()
+    except RuntimeError as error:
+        raise AssertionError(
+            f"the backward pass of FeedForward in training mode failed ({str(error)[:120]}...): an in-place operation "
+            "changed a tensor that the backward needs, e.g. nn.Dropout(dropout, inplace=True) on the ReLU's output; "
+            "use nn.Dropout(dropout) / la pasada hacia atrás de FeedForward en modo entrenamiento falló: una "
+            "operación in situ cambió un tensor que la pasada hacia atrás necesita, p. ej. nn.Dropout(dropout, "
+            "inplace=True) sobre la salida de la ReLU; usa nn.Dropout(dropout)") from None
+    assert ff.linear1.weight.grad is not None and bool(ff.linear1.weight.grad.abs().sum() > 0), (
+        "after backward, linear1.weight has no gradient: the output must be computed from linear1(x) without "
+        "detaching it / tras backward, linear1.weight no tiene gradiente: la salida debe calcularse a partir de "
+        "linear1(x) sin separarla del grafo")

@@ -284,3 +284,15 @@ def test_attention_dropout_only_in_training():
         "acts with a rate of its own. Build it from the argument, self.dropout = nn.Dropout(dropout) / "
         "MultiHeadAttention(16, 4, dropout=0.0) da otra salida en modo entrenamiento que en modo evaluación: un "
         "dropout actúa con una tasa propia. Créalo a partir del argumento, self.dropout = nn.Dropout(dropout)")
+
+
+def test_weights_are_none_unless_asked_for():
+    """Without need_weights=True, is the second output None?"""
+    torch.manual_seed(11)
+    x = torch.randn(2, 3, 8)
+    _, weights = _pair(MultiHeadAttention(8, 2)(x, x, x), "MultiHeadAttention(8, 2)(x, x, x)")
+    assert weights is None, (
+        f"MultiHeadAttention(8, 2)(x, x, x) returned weights of shape {_shape(weights)} without need_weights=True: "
+        "return (self.w_o(out), weights if need_weights else None), as nn.MultiheadAttention does / "
+        f"MultiHeadAttention(8, 2)(x, x, x) devolvió pesos de forma {_shape(weights)} sin need_weights=True: "
+        "devuelve (self.w_o(out), weights if need_weights else None), como nn.MultiheadAttention")

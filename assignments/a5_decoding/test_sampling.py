@@ -282,3 +282,20 @@ def test_draws_are_int64_token_ids():
         f"sample_next_token devolvió {draws.dtype}, se esperaba torch.int64: los ids de token indexan embeddings y "
         "vocabularios, que usan int64 (torch.multinomial ya lo devuelve; no lo conviertas)."
     )
+
+
+def test_top_k_applies_to_a_batch_smaller_than_k():
+    """With 2 rows and top_k=3 of 4 tokens, is the worst token never drawn?"""
+    rows = torch.tensor([[1.0, 1.0, 1.0, 0.9], [0.9, 1.0, 1.0, 1.0]])
+    worst = []
+    for seed in range(100):
+        draws = sample_next_token(rows, top_k=3, generator=torch.Generator().manual_seed(seed))
+        worst += [int(draws[0]) == 3, int(draws[1]) == 0]
+    assert not any(worst), (
+        f"top_k=3 on 2 rows of 4 tokens: the worst token of its row was drawn {sum(worst)} times in 200 draws. "
+        "Top-k applies whatever the batch size: compare top_k with the vocabulary size, logits.size(-1), not "
+        "logits.size(0). / "
+        f"top_k=3 con 2 filas de 4 tokens: el peor token de su fila salió {sum(worst)} veces en 200 muestras. "
+        "Top-k se aplica sea cual sea el tamaño del lote: compara top_k con el tamaño del vocabulario, "
+        "logits.size(-1), no logits.size(0)."
+    )

@@ -152,3 +152,16 @@ def test_strategy_and_options_reach_decode(monkeypatch):
         "pásalos por nombre.")
     assert out == ["hola mundo"], (
         f"translate gave {out!r}, expected ['hola mundo']. / translate dio {out!r}, se esperaba ['hola mundo'].")
+
+
+def test_max_len_below_the_model_s_limits_the_output():
+    """Does translate(..., max_len=2) stop after 2 tokens even when the model could go on?"""
+    out = translate(WordByWordModel(max_len=8), ["hello world hello world"], Vocab(SRC_WORDS), Vocab(TGT_WORDS),
+                    max_len=2)
+    assert out == ["hola mundo"], (
+        f"translate([\"hello world hello world\"], max_len=2) with model.config.max_len=8 gave {out!r}, expected "
+        "['hola mundo']: decode at most min(max_len, model.config.max_len) tokens, so the caller's max_len wins "
+        "when it is the smaller. / "
+        f"translate([\"hello world hello world\"], max_len=2) con model.config.max_len=8 dio {out!r}, se esperaba "
+        "['hola mundo']: decodifica como mucho min(max_len, model.config.max_len) tokens, así que gana el max_len "
+        "de quien llama cuando es el menor.")

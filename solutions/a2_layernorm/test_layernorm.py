@@ -321,3 +321,20 @@ def test_float64_input_gives_float64_output():
         "below 1e-12: part of the computation runs in float32 (a .float() or a float32 constant tensor)",
         f"en float64, LayerNorm(6) difiere de nn.LayerNorm(6) en {(got - want).abs().max().item():.2g}, se esperaba "
         "menos de 1e-12: parte del cálculo se hace en float32 (un .float() o un tensor constante float32)")
+
+
+def test_float32_features_far_from_zero_stay_accurate():
+    """Do float32 features near 1000 (spread 1) give nn.LayerNorm's output to 1e-3?"""
+    torch.manual_seed(7)
+    z = torch.randn(16, 16)
+    x = 1000 + (z - z.mean(-1, keepdim=True)) / z.std(-1, unbiased=False, keepdim=True)
+    got, want = LayerNorm(16)(x), nn.LayerNorm(16)(x)
+    error = (got - want).abs().max().item()
+    assert error <= 1e-3, _say(
+        f"for float32 features near 1000 with spread 1, LayerNorm(16) differs from nn.LayerNorm(16) by {error:.2g} "
+        "(expected at most 1e-3): E[x²] - E[x]² subtracts two numbers near 1e6 whose float32 rounding (about "
+        "0.06) is as large as the variance; compute the variance from the centred values, ((x - mean) ** 2).mean(...)",
+        f"con características float32 cerca de 1000 y dispersión 1, LayerNorm(16) difiere de nn.LayerNorm(16) en "
+        f"{error:.2g} (como mucho 1e-3): E[x²] - E[x]² resta dos números cerca de 1e6 cuyo redondeo en float32 "
+        "(unos 0,06) es tan grande como la varianza; calcula la varianza a partir de los valores centrados, "
+        "((x - media) ** 2).mean(...)")

@@ -198,3 +198,45 @@ def test_dropout_spares_the_residual_stream():
                 "LayerNorm). El dropout va solo sobre la salida de cada subcapa, antes de sumarla: "
                 "x + dropout(subcapa(...))"
             )
+
+
+def test_dropout_acts_on_each_sublayer_output():
+    """With one sub-layer outputting a constant vector b and dropout 0.5 in training mode, is the
+    output that of x + dropout(b), for some dropout mask with values both dropped and kept?"""
+    torch.manual_seed(1)
+    d_model, p = 4, 0.5
+    x, memory = torch.randn(2, 5, d_model), torch.randn(2, 6, d_model)
+    masks = torch.tensor([[(m >> i) & 1 for i in range(d_model)] for m in range(2 ** d_model)]).float()  # (16, d)
+    for cls in (EncoderLayer, DecoderLayer):
+        for norm_first in (False, True):
+            layer = cls(d_model, 2, 8, dropout=p, norm_first=norm_first)
+            decoder = cls is DecoderLayer
+            outputs = [layer.self_attn.w_o] + ([layer.cross_attn.w_o] if decoder else []) + [layer.ff.linear2]
+            norms = [layer.norm1, layer.norm2] + ([layer.norm3] if decoder else [])
+            names = ["self_attn"] + (["cross_attn"] if decoder else []) + ["ff"]
+            for k, name in enumerate(names):
+                b = torch.randn(d_model)
+                with torch.no_grad():
+                    for j, linear in enumerate(outputs):  # sub-layer k outputs b everywhere, the others 0
+                        linear.weight.zero_()
+                        linear.bias.copy_(b if j == k else torch.zeros(d_model))
+                    stream = x  # what reaches sub-layer k, then x + m * b / (1 - p) through the norms after it
+                    for norm in [] if norm_first else norms[:k]:
+                        stream = norm(stream)
+                    candidates = stream[:, :, None, :] + masks * b / (1 - p)  # (B, T, 16, d)
+                    for norm in [] if norm_first else norms[k:]:
+                        candidates = norm(candidates)
+                    args = (x,) if cls is EncoderLayer else (x, memory)
+                    out = layer.train()(*args)
+                error = (candidates - out[:, :, None, :]).abs().amax(dim=-1)  # (B, T, 16)
+                kept = masks[error.argmin(dim=-1)]
+                explained = bool((error.amin(dim=-1) < 1e-4).all()) and 0 < kept.mean().item() < 1
+                what = f"{cls.__name__}(norm_first={norm_first}, dropout=0.5) in training mode, {name} outputting b"
+                assert explained, (
+                    f"{what}: the output is not x + dropout(b) for any dropout mask. Apply dropout to each "
+                    "sub-layer's output, before adding x (not to its input, and not nowhere): "
+                    "x + self.dropoutN(sublayer(...)) / "
+                    f"{cls.__name__}(norm_first={norm_first}, dropout=0.5) en modo entrenamiento, con {name} dando b: "
+                    "la salida no es x + dropout(b) para ninguna máscara de dropout. Aplica el dropout a la salida de "
+                    "cada subcapa, antes de sumar x (no a su entrada, y no omitido): x + self.dropoutN(subcapa(...))"
+                )

@@ -382,3 +382,33 @@ def test_fit_is_train_step_on_every_batch_of_every_epoch():
         "Las pérdidas de fit están bien pero sus pesos difieren de train_step en cada lote de cada época: pasa "
         "pad_id, label_smoothing y clip_norm a train_step."
     )
+
+
+class _Reshuffled:
+    """A loader like DataLoader(shuffle=True): every pass over it gives the batches in a new order."""
+
+    def __init__(self, batches):
+        self.batches, self.passes = batches, 0
+
+    def __iter__(self):
+        self.passes += 1
+        order = torch.randperm(len(self.batches), generator=torch.Generator().manual_seed(self.passes))
+        return iter([self.batches[i] for i in order.tolist()])
+
+    def __len__(self):
+        return len(self.batches)
+
+
+def test_fit_goes_through_the_loader_once_per_epoch():
+    """Does fit iterate the loader anew in every epoch, so that a shuffling loader gives each epoch its own order?"""
+    loader = _Reshuffled([(SRC, TGT), (SRC[:1], TGT[:1, :3]), (SRC[1:], TGT[1:])])
+    model = TinySeq2Seq()
+    fit(model, loader, torch.optim.SGD(model.parameters(), lr=0.5), 3)
+    assert loader.passes == 3, (
+        f"fit(model, loader, optimizer, epochs=3) went through the loader {loader.passes} time(s), expected 3: iterate "
+        "it inside the epoch loop (for src, tgt in loader), not once before it (list(loader)), so that a "
+        "DataLoader(shuffle=True) reshuffles every epoch. / "
+        f"fit(model, loader, optimizer, epochs=3) recorrió el cargador {loader.passes} vez/veces, se esperaban 3: "
+        "recórrelo dentro del bucle de épocas (for src, tgt in loader), no una vez antes (list(loader)), para que "
+        "un DataLoader(shuffle=True) baraje en cada época."
+    )
