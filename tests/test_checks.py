@@ -22,6 +22,11 @@ def test_tensor_checks_kind_shape_and_dtype_in_both_languages():
     f = failure(checks.tensor, [1, 2], "out")
     assert f.en.startswith("out: expected a tensor, got list\nLikely mistake: a Python list of numbers")
     assert f.es.startswith("out: se esperaba un tensor, se obtuvo list\n")
+    nested = failure(checks.tensor, [[1, 2], [3, 4]], "out")  # a batch turned into lists by .tolist()
+    assert "Likely mistake: a Python list of numbers (or of such lists" in nested.en
+    assert "Likely mistake" not in failure(checks.tensor, [True, False], "out").en  # bools are not numbers here
+    paired = failure(checks.pair, {"src": 1, "tgt": 2}, "item")
+    assert "expected a pair" in paired.en and "a dict (keys src, tgt) where a pair belongs" in paired.en
     f = failure(checks.tensor, "text", "out")
     assert f.en == "out: expected a tensor, got str" and f.es == "out: se esperaba un tensor, se obtuvo str"
     assert str(f) == f"{f.en}\n{f.es}"
@@ -136,7 +141,7 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
 @pytest.mark.parametrize("got, want, phrase", [
     ((4096, 1), (4096,), "an extra axis of size 1 at dim 1"),
     ((3, 8), (3, 1, 1, 8), None),
-    ((3, 8), (3, 1, 8), "the axis of size 1 at dim 1 is missing (keepdim=True"),
+    ((3, 8), (3, 1, 8), "the axis of size 1 at dim 1 is missing: a reduction without keepdim=True"),
     ((), (1,), "the axis of size 1 at dim 0 is missing: .squeeze() with no dim"),
     ((3, 1, 8, 8), (3, 1, 1, 8), "dim 2 has size 8 where 1 belongs"),
     ((8, 3), (3, 8), "two axes are swapped"),

@@ -37,6 +37,8 @@ def test_lists_missing_extra_shifted_reordered_or_relabelled_items_are_named():
     assert _say([9, 8, 7], [4, 5, 6]) is None  # distinct items "map" onto any others: no evidence of a table
     assert "other words" in _say(["a b a", "b"], ["x y x", "y"])
     assert "at [1]:" in _say([[1, 2], [3, 4, 5]], [[1, 2], [4, 5]])
+    assert "(word, count) pairs" in _say(["a", ["b", 3], ["c", 2]], ["a", "b", "c"])
+    assert _say([["b", 3]], [["b", 2]]) is None or "(word, count)" not in _say([["b", 3]], [["b", 2]])
 
 
 def test_id_tensors_are_explained_row_by_row_padding_aside():

@@ -134,6 +134,9 @@ REAL_ERRORS = {
                           "broadcasting cannot grow a tensor in place"),
     "// on scores that need a gradient": (lambda: (torch.ones(2, requires_grad=True) // 2.0).sum().backward(),
                                           "has no gradient"),
+    "float labels": (lambda: torch.nn.functional.cross_entropy(torch.zeros(6, 5), torch.zeros(6)), "int64 ids"),
+    "a mask compared with `is not`": (lambda: (torch.ones(2) is not torch.zeros(2))[:, None], "tokens != pad_id"),
+    "a size where the device belongs": (lambda: torch.ones(3, 3, device=3), "takes one size, then the device"),
 }
 
 

@@ -207,7 +207,7 @@ def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
         # A shape, not a named mistake: a caller that knows more replaces it.
         if value is None:
             raise failure.shaped(NO_GRADIENT if what.startswith("gradient") else NONE_RETURNED)
-        if isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in value):
+        if _numbers(value):
             raise failure.shaped(NUMBERS_RETURNED)
         raise failure
     if shape is not None and tuple(value.shape) != tuple(shape):
@@ -224,15 +224,22 @@ def tensor(value, what: str, shape=None, dtype=None) -> torch.Tensor:
     return value
 
 
+def _numbers(value, depth=0) -> bool:
+    """Whether ``value`` is a list or tuple of numbers, or of such lists (a batch as nested lists)."""
+    if not isinstance(value, (list, tuple)) or depth > 3:
+        return False
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) or _numbers(v, depth + 1) for v in value)
+
+
 SEVERAL_RETURNED = Mistake(
     "several values are returned where one tensor belongs: a result such as attention's (output, weights) is "
     "passed on or returned whole; take the value you need (out, _ = ...)",
     "se devuelven varios valores donde va un solo tensor: un resultado como el (salida, pesos) de la atención se "
     "pasa o se devuelve entero; toma el valor que necesitas (out, _ = ...)")
-NUMBERS_RETURNED = ("a Python list of numbers where a tensor belongs: build the tensor from it (torch.tensor(ids, "
-                    "dtype=torch.long) for ids)",
-                    "una lista de Python con números donde va un tensor: construye el tensor a partir de ella "
-                    "(torch.tensor(ids, dtype=torch.long) para ids)")
+NUMBERS_RETURNED = ("a Python list of numbers (or of such lists, from .tolist()) where a tensor belongs: build the "
+                    "tensor from it (torch.tensor(ids, dtype=torch.long) for ids), or keep the tensor",
+                    "una lista de Python con números (o con listas así, de .tolist()) donde va un tensor: construye "
+                    "el tensor a partir de ella (torch.tensor(ids, dtype=torch.long) para ids), o conserva el tensor")
 NONE_RETURNED = (
     "None where a tensor belongs: a return statement is missing (or sits inside an if), or None is returned in place "
     "of a value that must always be computed and returned",
@@ -257,6 +264,11 @@ def pair(value, what: str) -> list:
             f"{what}: expected a pair (tuple of 2 values), got {_kind(value)}",
             f"{what}: se esperaba un par (tupla de 2 valores), se obtuvo {_kind(value)}",
         )
+        if isinstance(value, dict):
+            raise failure.shaped((f"a dict (keys {', '.join(map(str, list(value)[:4]))}) where a pair belongs: return "
+                                  "the two values themselves, as a tuple in the documented order (a, b)",
+                                  f"un dict (claves {', '.join(map(str, list(value)[:4]))}) donde va un par: devuelve "
+                                  "los dos valores, como una tupla en el orden documentado (a, b)"))
         raise failure.naming(ONE_RETURNED) if isinstance(value, torch.Tensor) else failure
     return value
 

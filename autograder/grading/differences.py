@@ -220,6 +220,13 @@ def explain(actual, expected) -> Found:
     if not (isinstance(actual, list) and isinstance(expected, (list, tuple))):
         return None
     expected = list(expected)
+    differing = [(a, e) for a, e in zip(actual, expected) if a != e]
+    if differing and all(isinstance(a, (list, tuple)) and len(a) == 2 and a[0] == e and not isinstance(e, list)
+                         for a, e in differing):
+        return ("(value, extra) pairs where the values alone belong, e.g. the (word, count) pairs of "
+                "Counter.most_common(): keep the first of each, [word for word, _ in pairs]",
+                "pares (valor, extra) donde solo van los valores, p. ej. los pares (palabra, cuenta) de "
+                "Counter.most_common(): quédate con el primero de cada uno, [word for word, _ in pairs]")
     found = _sequence(actual, expected, "ids" if _plain_kind(expected) is int else "items")
     if len(actual) == len(expected) and _plain_kind(actual + expected) is str:
         # Sentences: the same words, one for one, through another table (another vocabulary)
@@ -319,10 +326,12 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                         f"falta el eje de tamaño 1 de la dim {i}: .squeeze() sin dim quita todos los ejes de tamaño "
                         f"1, también este cuando tiene una sola fila; nombra el eje que quitas (como .squeeze(-1)), o "
                         f"consérvalo con keepdim=True o unsqueeze({i})")
-            return (f"the axis of size 1 at dim {i} is missing (keepdim=True, or unsqueeze({i}), keeps it for "
-                    "broadcasting)",
-                    f"falta el eje de tamaño 1 de la dim {i} (keepdim=True, o unsqueeze({i}), lo conserva para el "
-                    "broadcasting)")
+            return (f"the axis of size 1 at dim {i} is missing: a reduction without keepdim=True, or a .squeeze() "
+                    f"with no dim (it drops every axis of size 1, such as T = 1); keep it (keepdim=True, "
+                    f".squeeze(-1) naming the axis to drop, or unsqueeze({i}))",
+                    f"falta el eje de tamaño 1 de la dim {i}: una reducción sin keepdim=True, o un .squeeze() sin "
+                    f"dim (quita todos los ejes de tamaño 1, como T = 1); consérvalo (keepdim=True, .squeeze(-1) "
+                    f"nombrando el eje que quitas, o unsqueeze({i}))")
     squeezed_a, squeezed_e = tuple(s for s in a if s != 1), tuple(s for s in e if s != 1)
     if len(a) > len(e) and squeezed_a == squeezed_e and a[len(a) - len(e):] == e:
         extra = len(a) - len(e)

@@ -35,6 +35,22 @@ _SCALAR = ("a tensor of several values used as one number (.item(), int(), float
 
 # (exception type or None for any, phrase of the message, English, Spanish), first match wins.
 KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
+    ("RuntimeError", "expected target dtype to be Long",
+     "cross_entropy's labels are floats: class labels must be int64 ids (a float target is read as class "
+     "probabilities, of the logits' shape); keep the target ids as they are, or .long() them",
+     "las etiquetas de cross_entropy son float: las etiquetas de clase deben ser ids int64 (un objetivo float se lee "
+     "como probabilidades de clase, con la forma de los logits); deja los ids del destino como están, o aplica "
+     ".long()"),
+    ("TypeError", "'bool' object is not subscriptable",
+     "a plain Python bool where a tensor belongs: is, is not, and, or, not (or == on something that is not a tensor) "
+     "give one True/False; compare tensors element by element (tokens != pad_id) and combine masks with &, | and ~",
+     "un bool de Python donde va un tensor: is, is not, and, or, not (o == sobre algo que no es un tensor) dan un "
+     "solo True/False; compara tensores elemento a elemento (tokens != pad_id) y combina máscaras con &, | y ~"),
+    ("RuntimeError", "Cannot access accelerator device when none is available",
+     "a number reached a device argument (device=3 means the fourth GPU): check the call against the function's "
+     "signature, e.g. causal_mask(T, device=...) takes one size, then the device",
+     "un número llegó a un argumento device (device=3 es la cuarta GPU): compara la llamada con la firma de la "
+     "función; p. ej. causal_mask(T, device=...) recibe un tamaño y luego el dispositivo"),
     ("RuntimeError", "leaf Variable that requires grad is being used in an in-place operation",
      "an in-place operation (x.sub_(...), x -= ..., x[...] = ...) changes a tensor that autograd needs: compute a "
      "new tensor instead (x = x - mean)",

@@ -221,4 +221,24 @@ MUTANTS = {
         must_fail=["Is pe the paper's sin/cos table"],
         names="the exponent is 2i/max_len",
     ),
+    "frequencies left as logarithms (exp forgotten)": Mutant(
+        "positional.py",
+        [("inv_freq = torch.exp(torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model))",
+          "inv_freq = torch.arange(0, d_model, 2, dtype=torch.float32) * (-math.log(10000.0) / d_model)")],
+        must_fail=["Is pe the paper's sin/cos table"],
+        names="so the exp is missing",
+    ),
+    "odd columns -sin instead of cos": Mutant(
+        "positional.py",
+        [("pe[:, 1::2] = torch.cos(position * inv_freq)", "pe[:, 1::2] = -torch.sin(position * inv_freq)")],
+        must_fail=["Is pe the paper's sin/cos table"],
+        names="holds -sin(",
+    ),
+    "hidden layer scaled by 1/(1 - p) by hand as well": Mutant(
+        "feedforward.py",
+        [("return self.linear2(self.dropout(torch.relu(self.linear1(x))))",
+          "return self.linear2(self.dropout(torch.relu(self.linear1(x))) * (1 / (1 - self.dropout.p)))")],
+        must_fail=["Is the output linear2(ReLU(linear1(x)))"],
+        names="divided by (1 - p)",
+    ),
 }

@@ -147,4 +147,17 @@ MUTANTS = {
         must_fail=["Do encode and decode return"],
         names="dropout is applied to the logits",
     ),
+    "dropout again on every encoder layer's output": Mutant(
+        "transformer.py",
+        [("            x = layer(x, src_mask)", "            x = self.dropout(layer(x, src_mask))")],
+        must_fail=["Do encode and decode return"],
+        names="dropout acts where the model has none",
+    ),
+    "decode squeezes the time axis of the logits (T = 1 loses it)": Mutant(
+        "transformer.py",
+        [("return self.generator(self.decoder_norm(x))  # (B, T, V)",
+          "return self.generator(self.decoder_norm(x)).squeeze(1)  # (B, T, V)")],
+        must_fail=["Do encode and decode return"],
+        names="a reduction without keepdim=True, or a .squeeze()",
+    ),
 }

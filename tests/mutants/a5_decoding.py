@@ -249,4 +249,13 @@ MUTANTS = {
         must_fail=["Does beam search with beams of 2 to 4", "Does beam_search with beam_size=1"],
         names="EOS dropped",
     ),
+    "sample_decode tests for the end before keeping the step's tokens (the last EOS is lost)": Mutant(
+        "decoding.py",
+        [("        tokens = torch.cat([tokens, next_token[:, None]], dim=1)  # (B, t + 1)\n"
+          "        finished |= next_token == eos_id\n        if finished.all():\n            break\n",
+          "        finished |= next_token == eos_id\n        if finished.all():\n            break\n"
+          "        tokens = torch.cat([tokens, next_token[:, None]], dim=1)  # (B, t + 1)\n")],
+        must_fail=["Does batched greedy decoding stop each row at EOS"],
+        names="that row loses its EOS",
+    ),
 }

@@ -358,4 +358,25 @@ MUTANTS = {
         must_fail=["Does translate clean, truncate"],
         names="translate ignores its max_len",
     ),
+    "evaluate divides by a count of 0 (no check for an all-padding set)": Mutant(
+        "training.py",
+        [("    if count == 0:\n        raise ValueError(\"no target tokens to evaluate (every label is pad_id)\")\n", "")],
+        must_fail=["Is evaluate the per-token mean"],
+        names="raise ValueError when the count of scored tokens is 0",
+    ),
+    "dataset serves the next pair (pairs[(i + 1) % n])": Mutant(
+        "batching.py",
+        [("src, tgt = self.pairs[i]", "src, tgt = self.pairs[(i + 1) % len(self.pairs)]")],
+        must_fail=["Is an item (source ids"],
+        names="item i holds pair i + 1",
+    ),
+    "collate fills the batch after the loop (only the last row)": Mutant(
+        "batching.py",
+        [("    for b, (src, tgt) in enumerate(batch):\n        src_batch[b, : len(src)] = src\n"
+          "        tgt_batch[b, : len(tgt)] = tgt\n",
+          "    for b, (src, tgt) in enumerate(batch):\n        pass\n    src_batch[b, : len(src)] = src\n"
+          "    tgt_batch[b, : len(tgt)] = tgt\n")],
+        must_fail=["Does collate stack items"],
+        names="only the last row is filled",
+    ),
 }

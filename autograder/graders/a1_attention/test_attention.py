@@ -332,6 +332,9 @@ def test_fully_masked_query(student, rng):
     row = checks.randint(rng, 0, 3)
     mask[1, row, :] = False
     _hide_one(rng, mask, range(4))  # rows of batch 0, which all keep key 0
+    # First: a mask changed in place (mask.logical_not_()) is the caller's mask changed too.
+    checks.inputs_unchanged(student, "attention.scaled_dot_product_attention", [q, k, v, mask],
+                            "scaled_dot_product_attention(q, k, v, mask)")
     _check_attention(student, q, k, v, mask)
 
 

@@ -76,8 +76,22 @@ def test_output(student, rng):
     d_model, d_ff, state, x = _case(rng)
     report = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64", inputs=[x])
     checks.close(report.get("output"), reference(state, x), f"FeedForward({d_model}, {d_ff}) output in eval mode",
-                 atol=1e-9, mistakes=mistakes(lambda kind: reference(state, x, kind)),
+                 atol=1e-9, mistakes=mistakes(lambda kind: reference(state, x, kind)) + [_scaled_hidden(state, x, 0.5)],
                  hints=shapes.Hints(tensors={"the input x": x}))
+
+
+def _scaled_hidden(state, x, p):
+    """The mistake of a hidden layer scaled by 1/(1 - p) by hand, also in eval mode (nn.Dropout
+    already scales the kept units in training and does nothing in eval)."""
+    def output():
+        hidden = torch.relu(x @ state["linear1.weight"].T + state["linear1.bias"]) / (1 - p)
+        return hidden @ state["linear2.weight"].T + state["linear2.bias"]
+    return checks.Mistake(
+        f"the hidden layer is divided by (1 - p) = {1 - p:g} by hand, also in eval mode: nn.Dropout already scales the "
+        "kept units by 1/(1 - p) in training and does nothing in eval; apply self.dropout and nothing else",
+        f"la capa oculta se divide a mano entre (1 - p) = {checks.fmt(1 - p, 'g', 'es')}, también en evaluación: "
+        "nn.Dropout ya escala las unidades conservadas por 1/(1 - p) en entrenamiento y no hace nada en evaluación; "
+        "aplica self.dropout y nada más", output=output)
 
 
 @pytest.mark.points(1)

@@ -115,9 +115,10 @@ def _column_kind(values, positions, d_model, wanted):
     ks = list(range(-d_model, d_model + 1))
     angles = positions[:, None] / 10000.0 ** (torch.tensor(ks, dtype=positions.dtype) / d_model)  # (n, K)
     # Every candidate's largest error at once, in the order (0), (sin, k), (cos, k), k ascending.
-    waves = torch.stack([angles.sin(), angles.cos()], dim=-1).flatten(1)  # (n, 2K)
+    # A negated wave too: sin(x + pi) = -sin(x) is a half-turn where cos needs a quarter.
+    waves = torch.stack([angles.sin(), angles.cos(), -angles.sin(), -angles.cos()], dim=-1).flatten(1)  # (n, 4K)
     errors = torch.cat([values.abs().max()[None], (values[:, None] - waves).abs().max(0).values])
-    candidates = [("0", None)] + [(name, k) for k in ks for name in ("sin", "cos")]
+    candidates = [("0", None)] + [(name, k) for k in ks for name in ("sin", "cos", "-sin", "-cos")]
     if errors[candidates.index(wanted)] < 2e-3:
         return wanted
     best = int(errors.argmin())
@@ -146,7 +147,10 @@ def _columns(found, positions, d_model, full):
     wanted = [("sin", j) if j % 2 == 0 else ("cos", j - 1) for j in range(d_model)]
     kinds = [_column_kind(rows[:, j], positions, d_model, wanted[j]) for j in range(d_model)]
     wrong = [j for j in range(d_model) if kinds[j] != wanted[j]]
-    if not wrong or any(kinds[j] is None for j in wrong):
+    unknown = [j for j in wrong if kinds[j] is None]
+    if unknown:
+        return _frequency(rows[:, unknown[0]], positions, unknown[0], d_model)
+    if not wrong:
         return None
     j = wrong[0]
     parity = {0: "even", 1: "odd"}
@@ -154,11 +158,49 @@ def _columns(found, positions, d_model, full):
     where = f"{len(wrong)} of the {d_model} columns" + (f" (all {sides[0]})" if len(sides) == 1 else "")
     donde = f"{len(wrong)} de las {d_model} columnas" + (
         f" (todas {'pares' if sides[0] == 'even' else 'impares'})" if len(sides) == 1 else "")
+    turn = ("", "")
+    if kinds[j][0] == "-sin" and wanted[j][0] == "cos":
+        turn = (": sin(x + pi) = -sin(x) is half a turn, cos(x) = sin(x + pi/2) a quarter",
+                ": sin(x + pi) = -sin(x) es media vuelta, cos(x) = sin(x + pi/2) un cuarto")
     return (f"{where} hold another wave; the first, column {j}, holds {_wave(kinds[j], d_model)} where the paper "
-            f"puts {_wave(wanted[j], d_model)} (column 2i: sin, column 2i+1: cos, both with 10000^(2i/d_model))",
+            f"puts {_wave(wanted[j], d_model)} (column 2i: sin, column 2i+1: cos, both with 10000^(2i/d_model))"
+            f"{turn[0]}",
             f"{donde} tienen otra onda; la primera, la columna {j}, tiene {_wave(kinds[j], d_model)} donde el "
             f"artículo pone {_wave(wanted[j], d_model)} (columna 2i: sin, columna 2i+1: cos, ambas con "
-            "10000^(2i/d_model))")
+            f"10000^(2i/d_model)){turn[1]}")
+
+
+def _frequency(values, positions, j, d_model):
+    """Column ``j`` read as sin or cos of pos * w for some other frequency w (found on a grid
+    over one turn, then refined), compared with the paper's 1 / 10000^(2i/d_model); None
+    when no single frequency fits its first rows."""
+    near = positions < 64
+    values, positions = values[near], positions[near]
+    if values.numel() < 4:
+        return None
+    wave = torch.sin if j % 2 == 0 else torch.cos
+    grid = torch.linspace(-math.pi, math.pi, 20001, dtype=positions.dtype)
+    errors = (wave(positions[:, None] * grid) - values[:, None]).abs().max(0).values
+    w = grid[int(errors.argmin())].item()
+    for step in (1e-4, 1e-5, 1e-6, 1e-7):  # refine: the grid is 3e-4 wide
+        w = min((w + step * t for t in range(-5, 6)), key=lambda c: (wave(positions * c) - values).abs().max().item())
+    if (wave(positions * w) - values).abs().max().item() > 2e-3:
+        return None
+    paper = 10000.0 ** (-(j - j % 2) / d_model)
+    name = "sin" if j % 2 == 0 else "cos"
+    why = ("", "")
+    # On whole positions a frequency is only known up to whole turns (and, for cos, its sign).
+    turns = [math.remainder(w - sign * math.log(paper), 2 * math.pi) for sign in ((1, -1) if j % 2 else (1,))]
+    if min(abs(t) for t in turns) < 1e-3:
+        w = math.log(paper)
+        why = (f": w is the logarithm of the paper's frequency, ln({paper:.4g}) = {math.log(paper):.4g}, so the exp "
+               "is missing (inv_freq = torch.exp(2i * -math.log(10000.0) / d_model))",
+               f": w es el logaritmo de la frecuencia del artículo, ln({checks.fmt(paper, '.4g', 'es')}), así que "
+               "falta la exp (inv_freq = torch.exp(2i * -math.log(10000.0) / d_model))")
+    return (f"column {j} holds {name}(pos * {w:.4g}) where the paper puts {name}(pos * {paper:.4g}), "
+            f"pos / 10000^({j - j % 2}/{d_model}){why[0]}",
+            f"la columna {j} tiene {name}(pos * {checks.fmt(w, '.4g', 'es')}) donde el artículo pone "
+            f"{name}(pos * {checks.fmt(paper, '.4g', 'es')}), pos / 10000^({j - j % 2}/{d_model}){why[1]}")
 
 
 def _tolerance(max_len):

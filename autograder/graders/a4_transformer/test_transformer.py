@@ -3,6 +3,10 @@
 The oracle is the reference Transformer (solutions/), loaded into the grading process and
 built with the same configuration and weights; its layers are held to torch's own by the
 layer graders.
+
+Over 350 lines: besides the eval-mode graders, the checks that dropout acts in training mode
+where the paper puts it (embeddings, each sub-layer) and nowhere else (a layer's output, the
+logits); they build the same reference models as the graders above.
 """
 
 import pytest
@@ -205,8 +209,14 @@ def test_encode_and_decode(student, rng):
                      model, True, styles, kind, lambda: variant_decode(model, tgt, memory, src_mask)).detach())
                     for en, es, styles, kind in mistake_specs(config.get("norm_first", False), True)],
                  localise=_localiser(student, config, model, src, tgt))
+    # A target of one token (the first step of decoding) keeps its time axis.
+    one = _student(student, config, model, [tgt[:, :1], memory.detach(), src_mask], method="decode").get("output")
+    checks.tensor(one, "logits from decode(tgt of shape (2, 1), memory, src_mask)",
+                  shape=(2, 1, config["tgt_vocab_size"]))
     check_embedding_dropout(student, rng)
     check_logits_not_dropped(student, rng)
+    for decoder in (False, True):
+        check_layer_outputs_not_dropped(student, rng, decoder)
 
 
 @pytest.mark.points(1)
@@ -336,3 +346,66 @@ def check_logits_not_dropped(student, rng):
             "embeddings and on each sub-layer's output)",
             "se aplica dropout a los logits: la salida del generador sale tal cual (el dropout actúa sobre los "
             "embeddings y sobre la salida de cada subcapa)"))
+
+
+def check_layer_outputs_not_dropped(student, rng, decoder):
+    """In training mode dropout acts once on the embeddings and inside each layer (on its
+    sub-layers' outputs), never again on what a layer or the stack returns. With every
+    sub-layer's output projection zero the layers add nothing, so the output must be the
+    reference's norms (and generator) applied to the embeddings through one inverted-dropout
+    mask; d_model = 8 lets every mask of a row be tried."""
+    p = 0.5
+    config = {**_config(rng, d_model=8, num_heads=2), "norm_first": bool(checks.randint(rng, 0, 1))}
+    model = _reference_model(rng, config)
+    layers = model.decoder_layers if decoder else model.encoder_layers
+    with torch.no_grad():
+        for layer in layers:
+            for linear in (layer.self_attn.w_o, layer.ff.linear2) + ((layer.cross_attn.w_o,) if decoder else ()):
+                linear.weight.zero_()
+                linear.bias.zero_()
+    # 256 values in each output: dropout once drops about half of them (50 % +- 3 %), dropout
+    # once more after a layer or after the stack three quarters or more.
+    src = _tokens(rng, config, config["src_vocab_size"], 4, 8)
+    tgt = _tokens(rng, config, config["tgt_vocab_size"], 4, 8)
+    memory, src_mask = model.encode(src)
+    call = (["out", "$model.decode", [tgt, memory.detach(), src_mask], {}] if decoder
+            else ["out", "$model.encode", [src], {}])
+    got = student.script([
+        ["trainable", "$model.train", [], {}],
+        ["seeded", "torch.manual_seed", [checks.randint(rng, 0, 10**6)], {}],
+        call,
+    ], model_spec={"target": MODEL, "config": [CONFIG, {**config, "dropout": p}], "state": _state(model),
+                   "dtype": "float64"}, returns=["out"])
+    name = "decode(tgt, memory, src_mask)" if decoder else "encode(src)"
+    out = got["out"] if decoder else checks.pair(got["out"], "encode(src)")[0]
+    masks = torch.tensor([[(m >> i) & 1 for i in range(8)] for m in range(256)], dtype=torch.float64)
+    with torch.no_grad():
+        tokens = tgt if decoder else src
+        v = embed(model, model.tgt_embed if decoder else model.src_embed, tokens, None)  # (B, L, 8), no dropout
+        stream = masks * v[:, :, None, :] / (1 - p)  # (B, L, 256, 8)
+        for layer in [] if config["norm_first"] else layers:
+            for norm in (layer.norm1, layer.norm2) + ((layer.norm3,) if decoder else ()):
+                stream = norm(stream)
+        stream = (model.decoder_norm if decoder else model.encoder_norm)(stream)
+        candidates = model.generator(stream) if decoder else stream
+    out = checks.tensor(out, f"{name} in training mode", shape=candidates[:, :, 0].shape)
+    error = (candidates - out[:, :, None, :]).abs().amax(dim=-1)  # (B, L, 256)
+    kept = masks[error.argmin(dim=-1)]
+    if bool((error.amin(dim=-1) <= 1e-6).all()) and 0.35 < 1 - kept.mean().item() < 0.65:
+        return
+    kind = "post-norm" if not config["norm_first"] else "pre-norm"
+    raise checks.CheckFailure(
+        f"{name} of a {kind} model in training mode (dropout={p}) whose layers add nothing (every sub-layer's output "
+        f"projection is zero): the output is not that of the embeddings through one dropout mask (best fit: "
+        f"{1 - kept.mean().item():.0%} of the values dropped, where one dropout drops about {p:.0%})",
+        f"{name} de un modelo {kind} en modo entrenamiento (dropout={p}) cuyas capas no suman nada (la proyección de "
+        "salida de cada subcapa es cero): la salida no es la de los embeddings tras una máscara de dropout (el mejor "
+        f"ajuste anula el {1 - kept.mean().item():.0%} de los valores, donde un dropout anula cerca del {p:.0%})",
+    ).naming(EXTRA_DROPOUT)
+
+
+EXTRA_DROPOUT = checks.Mistake(
+    "dropout acts where the model has none: only embed's self.dropout and each sub-layer's own dropout act in "
+    "training mode, never one on a layer's output or on the stack's",
+    "el dropout actúa donde el modelo no tiene: solo actúan en entrenamiento el self.dropout de embed y el de cada "
+    "subcapa, nunca uno sobre la salida de una capa o de la pila")

@@ -52,6 +52,8 @@ def greedy(model, src, max_len, mistake=None, gap=None):
         nxt = logits.argmax(-1)
         if mistake != "no_pad":
             nxt = nxt.masked_fill(finished, PAD)
+        if mistake == "last_eos_lost" and bool((finished | (nxt == EOS)).all()):
+            break  # the stop test before the step's tokens are kept
         tokens = torch.cat([tokens, nxt[:, None]], dim=1)
         finished |= nxt == EOS
         if finished.any() if mistake == "stop_any" else finished.all():
@@ -68,6 +70,11 @@ GREEDY_MISTAKES = {
                  "(finished.all(), not finished.any())",
                  "la decodificación para en cuanto termina ALGUNA fila; debe seguir hasta que terminen "
                  "TODAS (finished.all(), no finished.any())"),
+    "last_eos_lost": ("the loop stops before it keeps the tokens of the step where the last row finishes, so that "
+                      "row loses its EOS: append the step's tokens first, then test whether every row is finished",
+                      "el bucle para antes de guardar los tokens del paso en que termina la última fila, así que "
+                      "esa fila pierde su EOS: añade primero los tokens del paso y luego comprueba si todas las "
+                      "filas han terminado"),
 }
 
 

@@ -43,14 +43,21 @@ STOPS_LATE = checks.Mistake(
     "el bucle sigue cuando todas las filas ya han emitido EOS: para (break) en cuanto todas terminen, no en max_len")
 
 
-def _greedy_case(rng, B, max_len, eos_bias):
+def _greedy_case(rng, B, max_len, eos_bias, all_finish=False):
     """A model and sources whose rows finish at different steps, so that stopping at the
-    first finished row, or not padding finished rows, changes the tokens."""
+    first finished row, or not padding finished rows, changes the tokens; with
+    ``all_finish``, every row ends with EOS before max_len, so that the step where the last
+    row finishes is the loop's last and its EOS must still be kept."""
     while True:
         model, spec = model_and_spec(rng, eos_bias=eos_bias(), sharpness=2.0)
         src, n, gap = source(rng, B), max_len(), []
         want = greedy(model, src, n, gap=gap)
-        if min(gap) > 1e-3 and all(differs(m.output(), want) for m in greedy_mistakes(model, src, n)):
+        if all_finish and not bool((want == EOS).any(dim=1).all()):
+            continue
+        outputs = [m.output() for m in greedy_mistakes(model, src, n)]
+        # Each mistake gives its own tokens, so that the one named is the one made.
+        if min(gap) > 1e-3 and all(differs(o, want) and all(differs(o, other) for other in outputs[:i])
+                                   for i, o in enumerate(outputs)):
             return model, spec, src, n, want
 
 
@@ -58,7 +65,7 @@ def _greedy_case(rng, B, max_len, eos_bias):
 def test_greedy_decode(student, rng):
     """Does batched greedy decoding stop each row at EOS, pad it, and match plain decoding? / ¿Para cada fila en EOS, la rellena y coincide con la decodificación simple?"""
     model, spec, src, max_len, want = _greedy_case(rng, checks.randint(rng, 3, 6), lambda: checks.randint(rng, 4, 12),
-                                                   lambda: 1.0 + 2 * torch.rand(1, generator=rng).item())
+                                                   lambda: 1.0 + 2 * torch.rand(1, generator=rng).item(), all_finish=True)
     got = student.call("decoding.greedy_decode", src, max_len, SOS, EOS, PAD, model_spec=spec)
     equal_naming(got, want, f"greedy_decode(src {tuple(src.shape)}, max_len={max_len}) tokens",
                  greedy_mistakes(model, src, max_len), model, src, greedy=True)

@@ -61,8 +61,28 @@ def test_dataset_items(student, rng):
             variants.mistake(*variants.SOURCE_UNCUT, lambda: items(cut_src=False)),
             variants.mistake(*variants.SOURCE_CUT_BACK, lambda: items(cut_src="back")),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: items(keep_unknown=False)),
-            variants.mistake(*variants.PAIR_READ_SWAPPED, lambda: items(swapped=True))],
+            variants.mistake(*variants.PAIR_READ_SWAPPED, lambda: items(swapped=True))] + [
+            variants.mistake(*_shifted(k, len(pairs)), lambda k=k: {(name, i): value for (name, j), value in items().items()
+                                                          for i in [(j - k) % len(pairs)]})
+            for k in range(1, len(pairs))],
             lambda a, m: a == {k: list(v) for k, v in m.items()}) from None
+
+
+def _shifted(k, n):
+    """The mistake of items served from pairs[(i + k) % n], read as the smaller shift (k = n - 1
+    is pairs[i - 1], whose item 0 is the last pair)."""
+    shift = k if k <= n // 2 else k - n
+    sign = "+" if shift > 0 else "-"
+    return (f"item i holds pair i {sign} {abs(shift)} (item 0 is pair {shift % n}): index the pairs with i itself, "
+            "pairs[i]",
+            f"el elemento i contiene el par i {sign} {abs(shift)} (el elemento 0 es el par {shift % n}): indexa los "
+            "pares con el propio i, pairs[i]")
+
+
+LAST_ROW_ONLY = ("only the last row is filled, the others are all padding: the copy of each item into the batch sits "
+                 "after the loop (its indentation); it belongs inside it",
+                 "solo se rellena la última fila, las demás son todo relleno: la copia de cada elemento en el lote "
+                 "está después del bucle (su sangría); va dentro de él")
 
 
 @pytest.mark.points(1)
@@ -85,7 +105,9 @@ def test_collate_pads_on_the_right(student, rng):
         raise variants.named(failure, got, [
             variants.mistake(*variants.LEFT_PADDED, lambda: variants.collate(batch, pad_id, right=False)),
             variants.mistake(*variants.PAD_ZERO, lambda: variants.collate(batch, 0)),
-            variants.mistake(*variants.PAIR_SWAPPED, lambda: variants.collate(batch, pad_id)[::-1])],
+            variants.mistake(*variants.PAIR_SWAPPED, lambda: variants.collate(batch, pad_id)[::-1]),
+            variants.mistake(*LAST_ROW_ONLY, lambda: [torch.cat([torch.full_like(w[:-1], pad_id), w[-1:]])
+                                                      for w in (want_src, want_tgt)])],
             lambda a, m: all(isinstance(x, torch.Tensor) and torch.equal(x, y) for x, y in zip(a, m))) from None
 
 

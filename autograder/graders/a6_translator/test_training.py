@@ -56,6 +56,10 @@ def _running_mean():
     return reduce
 
 
+NO_TOKENS = ("evaluate does not check that some label is not pad_id: after the loop, raise ValueError when the "
+             "count of scored tokens is 0 (instead of dividing by it)",
+             "evaluate no comprueba que alguna etiqueta no sea pad_id: tras el bucle, lanza ValueError cuando la "
+             "cuenta de tokens puntuados es 0 (en lugar de dividir por ella)")
 FIT_FROZEN = ("fit takes the batches out of the loader once, before the epochs (list(loader)), so every epoch "
               "repeats the first one's order: iterate the loader inside the epoch loop, for src, tgt in loader",
               "fit saca los lotes del cargador una sola vez, antes de las épocas (list(loader)), así que cada época "
@@ -251,6 +255,17 @@ def test_evaluate(student, rng):
             "evaluate built a computation graph: the model's output required a gradient during evaluate",
             "evaluate construyó un grafo de cómputo: la salida del modelo requería gradiente durante evaluate",
         ).naming(variants.mistake(*WITH_GRAD, None))
+    # A set with no label to score (every label is pad_id) has no mean: a clear ValueError,
+    # not a ZeroDivisionError (or NaN) from 0 / 0.
+    empty = [(source_batch(rng, 2, 4, Vs), torch.tensor([[1, 0, 0], [1, 0, 0]]))]
+    error = student.script_error([["loss", "training.evaluate", [{"$": "model"}, empty], {"pad_id": 0}]],
+                                 model_spec=spec)
+    checks.expect(error is not None and error["type"] == "ValueError",
+                  "evaluate on batches whose labels are all pad_id must raise ValueError (there is no token to "
+                  "average over); " + (f"it raised {error['type']}" if error else "it returned a value"),
+                  "evaluate con lotes cuyas etiquetas son todas pad_id debe lanzar ValueError (no hay ningún token "
+                  "que promediar); " + (f"lanzó {error['type']}" if error else "devolvió un valor"),
+                  mistake=variants.mistake(*NO_TOKENS, None))
 
 
 @pytest.mark.points(1)
