@@ -209,3 +209,21 @@ def test_forward_adds_the_first_rows():
                 f"\n{default}")
 
     torch.testing.assert_close(out, expected, msg=message)
+
+
+def test_the_gradient_reaches_x():
+    """Does the gradient of pe(x).sum() reach x, one for every entry (the table adds a constant)?"""
+    x = torch.randn(2, 5, 6, requires_grad=True)
+    out = PositionalEncoding(6, max_len=20)(x)
+    assert out.requires_grad, (
+        "PositionalEncoding(6, max_len=20)(x) is cut from the graph (x.detach(), x.data or torch.no_grad): no gradient "
+        "would reach the embeddings, which then never train; return x + self.pe[:T] / "
+        "PositionalEncoding(6, max_len=20)(x) está separado del grafo (x.detach(), x.data o torch.no_grad): ningún "
+        "gradiente llegaría a los embeddings, que nunca se entrenarían; devuelve x + self.pe[:T]"
+    )
+    out.sum().backward()
+    assert x.grad is not None and torch.equal(x.grad, torch.ones_like(x)), (
+        "the gradient of PositionalEncoding(6, max_len=20)(x).sum() with respect to x should be 1 everywhere (the "
+        "table is a constant added to x) / el gradiente de PositionalEncoding(6, max_len=20)(x).sum() respecto a x "
+        "debería ser 1 en todas partes (la tabla es una constante sumada a x)"
+    )

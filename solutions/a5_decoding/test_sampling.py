@@ -299,3 +299,16 @@ def test_top_k_applies_to_a_batch_smaller_than_k():
         "Top-k se aplica sea cual sea el tamaño del lote: compara top_k con el tamaño del vocabulario, "
         "logits.size(-1), no logits.size(0)."
     )
+
+
+def test_a_batch_of_one_gives_one_draw_of_shape_1():
+    """Does a batch of one row give a draw of shape (1,), not a 0-d tensor?"""
+    draws = sample_next_token(LOGITS[:1], generator=torch.Generator().manual_seed(8))
+    assert draws.shape == (1,), (
+        f"sample_next_token(logits of shape (1, 5)) returned shape {tuple(draws.shape)}, expected (1,): one id per row, "
+        "also for one row. .squeeze() with no dim drops every axis of size 1, the batch's too: use .squeeze(-1) (or "
+        "multinomial(...)[:, 0]). / "
+        f"sample_next_token(logits de forma (1, 5)) devolvió la forma {tuple(draws.shape)}, se esperaba (1,): un id "
+        "por fila, también con una fila. .squeeze() sin dim quita todos los ejes de tamaño 1, también el del lote: "
+        "usa .squeeze(-1) (o multinomial(...)[:, 0])."
+    )

@@ -92,6 +92,9 @@ def evaluate(model, batches, pad_id=0):
 
     Returns:
         A Python float; ``exp`` of it is the perplexity.
+
+    Raises:
+        ValueError: no label to score (every label of every batch is ``pad_id``).
     """
     # Pista: (~14 líneas) guarda model.training, model.eval(); con torch.no_grad() suma
     # F.cross_entropy(..., reduction="sum") y cuenta las etiquetas que no son pad_id;
