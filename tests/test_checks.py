@@ -202,3 +202,14 @@ def test_right_values_in_the_wrong_dtype_name_no_other_mistake():
     assert "expected dtype float32, got float64" in f.en and "eps outside" not in f.en and not f.named
     f = failure(checks.close, expected + 1e-7, expected.double(), "y", mistakes=[near])
     assert "float32 where the input's float64 belongs" in f.en
+
+
+def test_best_masks_finds_the_dropout_mask_of_each_row():
+    """Does best_masks find, row by row, the 0/1 mask that turns a vector into the output?"""
+    masks = checks.every_mask(3)
+    assert masks.shape == (8, 3) and {tuple(m) for m in masks.tolist()} == {
+        (a, b, c) for a in (0.0, 1.0) for b in (0.0, 1.0) for c in (0.0, 1.0)}
+    v = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=torch.float64)
+    got = torch.tensor([[0.0, 4.0, 6.0], [8.0, 0.0, 0.0]], dtype=torch.float64)  # kept values doubled
+    error, kept = checks.best_masks(masks * v[:, None, :] * 2, got, masks)
+    assert error.tolist() == [0.0, 0.0] and kept.tolist() == [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]]

@@ -116,6 +116,20 @@ def inverted_dropout(got: torch.Tensor, want: torch.Tensor, p: float, atol) -> b
     return bool((dropped | kept).all()) and bool(dropped.any()) and bool(kept.any())
 
 
+def every_mask(d: int) -> torch.Tensor:
+    """Every 0/1 mask of ``d`` values, (2^d, d) float64: what a dropout may keep of a vector,
+    for checks that try them all where a LayerNorm hides which one it was."""
+    return torch.tensor([[(m >> i) & 1 for i in range(d)] for m in range(2 ** d)], dtype=torch.float64)
+
+
+def best_masks(candidates: torch.Tensor, got: torch.Tensor, masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """For outputs ``got`` (..., n) and ``candidates`` (..., M, n), what each output would be
+    under each of the M ``masks`` (M, d): each output's smallest largest-error over the masks,
+    and that mask."""
+    error = (candidates - got[..., None, :]).abs().amax(dim=-1)  # (..., M)
+    return error.amin(dim=-1), masks[error.argmin(dim=-1)]
+
+
 def dropout_rate(got: torch.Tensor, want: torch.Tensor, atol) -> float | None:
     """The probability ``q`` of the inverted dropout that turns ``want`` into ``got`` (each
     value dropped, or kept and scaled by one common 1/(1 - q)), or None when no single

@@ -204,9 +204,9 @@ def check_dropout_on_sublayer_outputs(student, rng, decoder, norm_first):
         sublayers.append(("cross_attn", "la atención cruzada", layer.multihead_attn.out_proj))
     sublayers.append(("ff", "la feed-forward", layer.linear2))
     norms = [layer.norm1, layer.norm2] + ([layer.norm3] if decoder else [])
-    masks = torch.tensor([[(m >> i) & 1 for i in range(d_model)] for m in range(2 ** d_model)], dtype=torch.float64)
+    masks = checks.every_mask(d_model)
     kind = "pre-norm" if norm_first else "post-norm"
-    for k, (sublayer, es_sublayer, projection) in enumerate(sublayers):
+    for k, (sublayer, es_sublayer, _) in enumerate(sublayers):
         b = checks.randn(rng, d_model)
         with torch.no_grad():
             for j, (_, _, out) in enumerate(sublayers):
@@ -225,9 +225,8 @@ def check_dropout_on_sublayer_outputs(student, rng, decoder, norm_first):
             dtype="float64", inputs=[x, memory, causal, None] if decoder else [x, None], train=True,
             seed=checks.randint(rng, 0, 10**6)).get("output")
         out = checks.tensor(out, f"{name} output in training mode", shape=(B, T, d_model))
-        error = (candidates - out[:, :, None, :]).abs().amax(dim=-1)  # (B, T, 2^d)
-        kept = masks[error.argmin(dim=-1)]  # (B, T, d)
-        if bool((error.amin(dim=-1) <= 1e-8).all()) and bool((kept == 0).any()) and bool((kept == 1).any()):
+        error, kept = checks.best_masks(candidates, out, masks)  # (B, T), (B, T, d)
+        if bool((error <= 1e-8).all()) and bool((kept == 0).any()) and bool((kept == 1).any()):
             continue
         raise checks.CheckFailure(
             f"{kind} {name}(dropout={p}) in training mode, where only {sublayer} outputs non-zero values (a constant "
