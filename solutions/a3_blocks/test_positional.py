@@ -217,9 +217,9 @@ def test_the_gradient_reaches_x():
     out = PositionalEncoding(6, max_len=20)(x)
     assert out.requires_grad, (
         "PositionalEncoding(6, max_len=20)(x) is cut from the graph (x.detach(), x.data or torch.no_grad): no gradient "
-        "would reach the embeddings, which then never train; return x + self.pe[:T] / "
+        "would reach the embeddings, which then never train; add the rows of the table to x itself / "
         "PositionalEncoding(6, max_len=20)(x) está separado del grafo (x.detach(), x.data o torch.no_grad): ningún "
-        "gradiente llegaría a los embeddings, que nunca se entrenarían; devuelve x + self.pe[:T]"
+        "gradiente llegaría a los embeddings, que nunca se entrenarían; suma las filas de la tabla al propio x"
     )
     out.sum().backward()
     assert x.grad is not None and torch.equal(x.grad, torch.ones_like(x)), (

@@ -117,7 +117,9 @@ def evaluate(model, batches, pad_id=0):
                 n_tokens += int(real.sum())
     finally:
         model.train(mode)
-    return (sum_nll / n_tokens).item() if n_tokens else float("nan")
+    if not n_tokens:
+        raise ValueError("every label is padding: there is nothing to evaluate")
+    return (sum_nll / n_tokens).item()
 
 
 def fit(model, loader, optimizer, epochs, pad_id=0, label_smoothing=0.0, clip_norm=None):

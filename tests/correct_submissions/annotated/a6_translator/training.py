@@ -119,6 +119,8 @@ def evaluate(model, batches, pad_id=0):
                 total_tokens += keep.sum().item()
     finally:
         model.train(mode)
+    if total_tokens == 0:
+        raise ValueError(f"no label other than pad_id={pad_id} to evaluate")
     return total_loss / total_tokens
 
 

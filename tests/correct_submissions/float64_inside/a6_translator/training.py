@@ -109,6 +109,8 @@ def evaluate(model, batches, pad_id=0):
                 n_tokens += int(labels.ne(pad_id).sum().item())
     finally:
         model.train(mode_before)
+    if int(n_tokens) == 0:
+        raise ValueError("all labels are padding")
     return float(nll_sum / n_tokens)
 
 

@@ -116,6 +116,8 @@ def evaluate(model, batches, pad_id=0):
     finally:
         for module, mode in modes:
             module.train(mode)
+    if int(count) == 0:
+        raise ValueError("nothing to average: every label is pad_id")
     return (total / count).item()
 
 

@@ -108,7 +108,9 @@ def evaluate(model, batches, pad_id=0):
                 count += int((labels != pad_id).sum().item())
     finally:
         model.train(was_training)
-    return total / count if count else float("nan")
+    if not count:
+        raise ValueError("empty evaluation set (only padding)")
+    return total / count
 
 
 def fit(model, loader, optimizer, epochs, pad_id=0, label_smoothing=0.0, clip_norm=None):

@@ -106,6 +106,8 @@ def evaluate(model, batches, pad_id=0):
                 count += int((labels != pad_id).sum())
     finally:
         model.train(was_training)
+    if count == 0:
+        raise ValueError("only padding")
     return total / count
 
 
