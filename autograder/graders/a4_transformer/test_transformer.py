@@ -385,7 +385,7 @@ def check_layer_outputs_not_dropped(student, rng, decoder):
         tokens = tgt if decoder else src
         v = embed(model, model.tgt_embed if decoder else model.src_embed, tokens, None)  # (B, L, 8), no dropout
         stream = masks * v[:, :, None, :] / (1 - p)  # (B, L, 256, 8)
-        for layer in [] if config["norm_first"] else layers:
+        for layer in layers:  # post-norm: each layer ends with its LayerNorms
             for norm in (layer.norm1, layer.norm2) + ((layer.norm3,) if decoder else ()):
                 stream = norm(stream)
         stream = (model.decoder_norm if decoder else model.encoder_norm)(stream)
@@ -394,12 +394,11 @@ def check_layer_outputs_not_dropped(student, rng, decoder):
     error, kept = checks.best_masks(candidates, out, masks)  # (B, L), (B, L, 8)
     if bool((error <= 1e-6).all()) and 0.35 < 1 - kept.mean().item() < 0.65:
         return
-    kind = "post-norm" if not config["norm_first"] else "pre-norm"
     raise checks.CheckFailure(
-        f"{name} of a {kind} model in training mode (dropout={p}) whose layers add nothing (every sub-layer's output "
+        f"{name} of a post-norm model in training mode (dropout={p}) whose layers add nothing (every sub-layer's output "
         f"projection is zero): the output is not that of the embeddings through one dropout mask (best fit: "
         f"{1 - kept.mean().item():.0%} of the values dropped, where one dropout drops about {p:.0%})",
-        f"{name} de un modelo {kind} en modo entrenamiento (dropout={p}) cuyas capas no suman nada (la proyección de "
+        f"{name} de un modelo post-norm en modo entrenamiento (dropout={p}) cuyas capas no suman nada (la proyección de "
         "salida de cada subcapa es cero): la salida no es la de los embeddings tras una máscara de dropout (el mejor "
         f"ajuste anula el {1 - kept.mean().item():.0%} de los valores, donde un dropout anula cerca del {p:.0%})",
     ).naming(EXTRA_DROPOUT)
