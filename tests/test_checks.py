@@ -148,7 +148,9 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
     ((24, 5), (3, 8, 5), "dims 0 and 1 are merged"),
     ((3, 8, 5), (24, 5), "dims 0 and 1 should be flattened"),
     ((4, 4), (3, 1, 4, 4), "the leading axes (3, 1) are missing"),
-    ((3, 7), (3, 8), None),
+    ((3, 7), (3, 8), "dim 1 has size 7 instead of 8, one too few: an off-by-one"),
+    ((7, 4), (6, 4), "dim 0 has size 7 instead of 6, one too many"),
+    ((3, 7), (4, 8), None),
     ((1, 1, 1, 8), (3, 1, 1, 8), "dim 0 has size 1 instead of 3"),
     ((5000, 4), (6, 4), "dim 0 has size 5000 instead of 6"),
     ((4, 4), (4, 4), None),
@@ -213,3 +215,22 @@ def test_best_masks_finds_the_dropout_mask_of_each_row():
     got = torch.tensor([[0.0, 4.0, 6.0], [8.0, 0.0, 0.0]], dtype=torch.float64)  # kept values doubled
     error, kept = checks.best_masks(masks * v[:, None, :] * 2, got, masks)
     assert error.tolist() == [0.0, 0.0] and kept.tolist() == [[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]]
+
+
+def test_searched_runs_a_search_once_per_generator_state():
+    """Does checks.searched give the same result for the same generator state without
+    searching again, and leave the generator where the search left it?"""
+    calls = []
+
+    def search(rng):
+        calls.append(1)
+        return checks.randint(rng, 0, 10**6)
+
+    first, second = torch.Generator().manual_seed(123), torch.Generator().manual_seed(123)
+    a = checks.searched(first, "test search", search)
+    b = checks.searched(second, "test search", search)
+    assert a == b and len(calls) == 1
+    assert torch.equal(first.get_state(), second.get_state())
+    assert checks.randint(first, 0, 10**6) == checks.randint(second, 0, 10**6)
+    checks.searched(torch.Generator().manual_seed(124), "test search", search)
+    assert len(calls) == 2

@@ -21,6 +21,15 @@ def _plain_tensor_as_parameter():
     nn.Linear(2, 2).weight = torch.zeros(2, 2)
 
 
+def _plain_tensor_registered():
+    nn.Module().register_parameter("weight", torch.ones(2))
+
+
+def _with_class():
+    with torch.no_grad:
+        pass
+
+
 def _backward_twice():
     x = torch.ones(2, requires_grad=True)
     y = (x * x).sum()
@@ -49,6 +58,13 @@ def _reference_encode(tokens):
     return model.encode(tokens)
 
 
+def _reference_attention_with_float_mask():
+    """The reference attention (a3 to a6 run it beside the student's code) given a float mask."""
+    from autograder import reference
+    q = torch.ones(1, 2, 3)
+    return reference.load("attention").scaled_dot_product_attention(q, q, q, torch.ones(2, 2).tril())
+
+
 def _index_with_broadcast_mask():
     scores = torch.zeros(2, 4, 4, 8)
     scores[torch.ones(2, 1, 1, 8, dtype=torch.bool)] = float("-inf")
@@ -66,6 +82,11 @@ REAL_ERRORS = {
      "classes along dim 1"),
     "ce-lengths": (lambda: torch.nn.functional.cross_entropy(torch.randn(6, 7), torch.zeros(5, dtype=torch.long)),
      "logits to (B*T, V)"),
+    "invert-float": (lambda: torch.ones(2).masked_fill(~torch.ones(2), 0.0), "~ on a float tensor"),
+    "ce-labels-2d": (lambda: torch.nn.functional.cross_entropy(torch.randn(6, 5), torch.zeros(6, 1, dtype=torch.long)),
+                     "labels.reshape(-1)"),
+    "method-uncalled": (lambda: torch.nn.utils.clip_grad_norm_(nn.Linear(2, 2).parameters, 1.0), "model.parameters()"),
+    "with-class": (_with_class, "with torch.no_grad():"),
     "view-size": (lambda: torch.ones(2, 3).view(4, 2), "product is not the tensor's number of elements"),
     "view-float": (lambda: torch.ones(2, 8).view(2, 8 / 2, 2), "compute sizes with //"),
     "reshape-float": (lambda: torch.ones(2, 8).reshape(2, 4.0, 2), "compute sizes with //"),
@@ -113,10 +134,12 @@ REAL_ERRORS = {
     "two indices on a vector": (lambda: torch.zeros(3)[0, 0], "fewer axes"),
     "sub-module before super().__init__()": (_missing_super, "super().__init__()"),
     "a plain tensor as a parameter": (_plain_tensor_as_parameter, "nn.Parameter"),
+    "a plain tensor registered": (_plain_tensor_registered, "register_parameter (or a parameter's attribute)"),
     "a float size": (lambda: torch.zeros(2.0 * 2), "computed with /"),
     "bmm on 4-D tensors": (lambda: torch.bmm(torch.zeros(2, 2, 3, 4), torch.zeros(2, 2, 4, 3)), "torch.matmul"),
     "torch.sqrt of an int": (lambda: torch.sqrt(4), "math.sqrt"),
     "None into dropout": (lambda: torch.nn.functional.dropout(None), "None was passed"),
+    "a float mask into the reference attention": (_reference_attention_with_float_mask, "a mask of floats reached"),
     "a sentence without its batch axis": (lambda: _reference_encode(torch.tensor([3, 4, 5])), "src[b:b + 1]"),
     "stack of unequal sentences": (lambda: torch.stack([torch.ones(2), torch.ones(3)]), "pad them first"),
     "dim given a range": (lambda: torch.ones(2, 3).mean(dim=range(-1, 0), keepdim=True), "tuple(range"),

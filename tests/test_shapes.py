@@ -90,6 +90,15 @@ def test_masks_and_token_ids_compared_exactly():
     assert "start" in shapes.explain_mask(torch.tensor([[1, 4, 5, 6, 2]]), ids)[0]
 
 
+def test_values_rounded_to_a_few_decimals_are_named():
+    """Are values rounded to n decimals (and read back in float32) named with n, and exact
+    values, or values off by more than the rounding, not?"""
+    e = _x(2, 5, 8)
+    assert "rounded to 4 decimals" in _say(e.float().round(decimals=4).double(), e)
+    assert "rounded to 2 decimals" in _say(e.round(decimals=2), e)
+    assert "rounded" not in (_say(e.round(decimals=2) + 0.01, e) or "")
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_an_unstructured_difference_gets_no_diagnosis(seed):
     """Does explain say nothing for a difference with no shape (it must not guess)?"""

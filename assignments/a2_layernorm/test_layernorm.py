@@ -288,15 +288,17 @@ def test_gradients_match_torch_layernorm():
 
 
 def test_eval_mode_gives_the_training_mode_output():
-    """With weight and bias set, does LayerNorm give the same output in eval mode as in training mode?"""
+    """With weight and bias set, does LayerNorm give the same output in eval mode as in training mode,
+    whatever batch it saw before?"""
     torch.manual_seed(5)
     x = torch.randn(4, 5)
     norm = LayerNorm(5)
     with torch.no_grad():
         norm.weight.copy_(torch.tensor([2.0, -1.0, 0.5, 3.0, 1.5]))
         norm.bias.copy_(torch.tensor([0.1, 0.2, -0.3, 1.0, -2.0]))
-    trained = norm.train()(x)
+    norm.train()(torch.randn(4, 5) * 3 + 2)  # another batch first: nothing of it may carry over
     evaluated = norm.eval()(x)
+    trained = norm.train()(x)
     assert evaluated.shape == trained.shape and torch.allclose(evaluated, trained, atol=1e-6), _say(
         f"LayerNorm(5) in eval mode gave {_r(evaluated[0])}... but {_r(trained[0])}... in training mode: LayerNorm "
         "has no dropout and no running statistics, so both modes compute x_hat * weight + bias; do not branch on "

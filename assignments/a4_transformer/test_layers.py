@@ -240,3 +240,28 @@ def test_dropout_acts_on_each_sublayer_output():
                     "la salida no es x + dropout(b) para ninguna máscara de dropout. Aplica el dropout a la salida de "
                     "cada subcapa, antes de sumar x (no a su entrada, y no omitido): x + self.dropoutN(subcapa(...))"
                 )
+
+
+def test_eval_mode_ignores_the_dropout_rate():
+    """In eval mode, does a layer built with dropout 0.5 give exactly the output of the same
+    layer built with dropout 0.0 (dropout is off in eval mode, wherever it is applied)?"""
+    torch.manual_seed(2)
+    x, memory = torch.randn(2, 5, 16), torch.randn(2, 6, 16)
+    for cls in (EncoderLayer, DecoderLayer):
+        for norm_first in (False, True):
+            torch.manual_seed(3)
+            plain = cls(16, 2, 32, dropout=0.0, norm_first=norm_first).eval()
+            torch.manual_seed(3)
+            dropping = cls(16, 2, 32, dropout=0.5, norm_first=norm_first).eval()
+            args = (x,) if cls is EncoderLayer else (x, memory)
+            with torch.no_grad():
+                want, got = plain(*args), dropping(*args)
+            name = f"{cls.__name__}(16, 2, 32, dropout=0.5, norm_first={norm_first}).eval()"
+            assert isinstance(got, torch.Tensor) and torch.allclose(got, want, atol=1e-6), (
+                f"{name} gives another output than the same layer with dropout=0.0: a dropout stays on in eval mode. "
+                "nn.functional.dropout(x, p) drops in every mode unless it is given training=self.training; use the "
+                "layer's nn.Dropout modules (self.dropout1, ...), which follow .train() and .eval() / "
+                f"{name} da otra salida que la misma capa con dropout=0.0: un dropout sigue activo en modo "
+                "evaluación. nn.functional.dropout(x, p) descarta en cualquier modo si no recibe "
+                "training=self.training; usa los módulos nn.Dropout de la capa (self.dropout1, ...), que siguen a "
+                ".train() y .eval()")

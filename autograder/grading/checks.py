@@ -436,6 +436,25 @@ def randint(rng: torch.Generator, low: int, high: int) -> int:
     return int(torch.randint(low, high + 1, (1,), generator=rng).item())
 
 
+_SEARCHED: dict = {}  # (name, generator state) -> (result, generator state after)
+
+
+def searched(rng: torch.Generator, name: str, search: Callable[[torch.Generator], object]):
+    """``search(rng)``, run once per grading process for each state of ``rng``, which it
+    leaves as ``search`` does.
+
+    Every submission graded in one process draws the same inputs (``rng`` is seeded from
+    the seed and the test), so a grader's costly search for inputs (a rejection loop over
+    random models) is done for the first and replayed for the others. ``search`` must
+    depend on nothing but ``rng``, and nothing may change what it returns."""
+    key = (name, rng.get_state().numpy().tobytes())
+    if key not in _SEARCHED:
+        _SEARCHED[key] = search(rng), rng.get_state()
+    result, after = _SEARCHED[key]
+    rng.set_state(after)
+    return result
+
+
 def frequencies(samples, probs: torch.Tensor, what: str, false_failure: float = 1e-7) -> None:
     """Draws ``samples`` (N,) follow the distribution ``probs`` (V,): a goodness-of-fit test.
 

@@ -377,6 +377,18 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                 f"that set it (a number written in the code, such as {a[i]}, or another tensor's size)",
                 f"la dim {i} tiene tamaño {a[i]} en lugar de {e[i]}: ese tamaño sale de otro sitio que los argumentos "
                 f"que lo fijan (un número escrito en el código, como {a[i]}, o el tamaño de otro tensor)")
+    if len(differ) == 1 and abs(a[differ[0]] - e[differ[0]]) == 1:
+        i = differ[0]
+        if a[i] > e[i]:
+            how = ("one too many", "arange(n + 1), range(0, n + 1), an end taken as inclusive")
+            como = ("uno de más", "arange(n + 1), range(0, n + 1), un final tomado como incluido")
+        else:
+            how = ("one too few", "arange(n - 1), range(1, n), a slice that drops one")
+            como = ("uno de menos", "arange(n - 1), range(1, n), una porción que quita uno")
+        return (f"dim {i} has size {a[i]} instead of {e[i]}, {how[0]}: an off-by-one in the size or range that builds "
+                f"it ({how[1]}); positions and ids run from 0 to n - 1",
+                f"la dim {i} tiene tamaño {a[i]} en lugar de {e[i]}, {como[0]}: un error por uno en el tamaño o el "
+                f"rango que la construye ({como[1]}); las posiciones y los ids van de 0 a n - 1")
     for i in range(len(e) - 1):
         if len(a) == len(e) - 1 and a == e[:i] + (e[i] * e[i + 1],) + e[i + 2:]:
             return (f"dims {i} and {i + 1} are merged into one of size {a[i]}: keep them apart (shape {e})",

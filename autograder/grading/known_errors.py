@@ -148,6 +148,29 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      *_STRINGS),
     (None, "invalid data type 'str'",
      *_STRINGS),
+    ("TypeError", "mask must be a boolean tensor",
+     "a mask of floats reached attention: masks must be boolean, True = may attend (comparisons give bool; drop a "
+     ".float() conversion, or build the mask with dtype=torch.bool)",
+     "una máscara de floats llegó a la atención: las máscaras deben ser booleanas, True = puede atender (las "
+     "comparaciones dan bool; quita la conversión .float(), o construye la máscara con dtype=torch.bool)"),
+    (None, "(operator.invert) is only implemented on integer and Boolean",
+     "~ on a float tensor: masks must be boolean, True = may attend (comparisons give bool; drop a .float() "
+     "conversion, or build the mask with dtype=torch.bool)",
+     "~ sobre un tensor float: las máscaras deben ser booleanas, True = puede atender (las comparaciones dan bool; "
+     "quita la conversión .float(), o construye la máscara con dtype=torch.bool)"),
+    (None, "multi-target not supported",
+     "cross_entropy's labels have an axis too many: for logits (N, V) the labels are (N,), one id per row; flatten "
+     "them with labels.reshape(-1), not to (N, 1)",
+     "las etiquetas de cross_entropy tienen un eje de más: para logits (N, V) las etiquetas son (N,), un id por "
+     "fila; aplánalas con labels.reshape(-1), no a (N, 1)"),
+    ("TypeError", "'method' object is not iterable",
+     "a method passed where its result belongs: call it, model.parameters() (with the parentheses)",
+     "se pasa un método donde va su resultado: llámalo, model.parameters() (con los paréntesis)"),
+    ("TypeError", "does not support the context manager protocol",
+     "a class used in a with statement: call it to get the context manager, with torch.no_grad(): (with the "
+     "parentheses)",
+     "una clase usada en un with: llámala para obtener el gestor de contexto, with torch.no_grad(): (con los "
+     "paréntesis)"),
     (None, "\"bitwise_",
      "&, | or ~ on float tensors: masks must be boolean (comparisons give bool; drop a .float() conversion)",
      "&, | o ~ sobre tensores float: las máscaras deben ser booleanas (las comparaciones dan bool; quita la "
@@ -413,6 +436,11 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "torch.no_grad()",
      "un parámetro sustituido por un tensor normal: asigna nn.Parameter(...), o cambia sus valores in situ dentro "
      "de torch.no_grad()"),
+    (None, "(torch.nn.Parameter or None required)",
+     "register_parameter (or a parameter's attribute) given a plain tensor: wrap it first, "
+     "nn.Parameter(torch.ones(...))",
+     "register_parameter (o el atributo de un parámetro) recibe un tensor normal: envuélvelo antes, "
+     "nn.Parameter(torch.ones(...))"),
 )
 
 

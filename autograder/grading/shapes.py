@@ -7,7 +7,7 @@ shift by one position, probabilities normalised along another axis, weight given
 masked positions, an offset equal to a bias or to a named tensor (a residual missing or
 added twice), probabilities sharpened or flattened as if their scores were scaled, an axis
 averaged or summed away, values that differ only where the mask hides them, values cut to
-whole numbers by an integer tensor, or right to float32's precision only. Each answer
+whole numbers by an integer tensor or rounded to a few decimals, or right to float32's precision only. Each answer
 is a sentence in English and in Spanish, given to the student after ``Likely mistake:``.
 
 Every recogniser is a property of the two tensors alone (plus the names and constants a
@@ -138,6 +138,22 @@ def _truncated(a, e, hints):
                         "tensor)",
                         f"cada valor es el esperado {how_es}: un tensor entero los guarda o los produce (torch.arange "
                         "o torch.zeros sin dtype=torch.float32, o un dtype tomado de un tensor entero)")
+    return None
+
+
+def _rounded(a, e, hints):
+    """Every value is the expected one rounded to a few decimals (to float32's precision):
+    the code rounds its result, as a printed table is rounded."""
+    tol = 2e-7 * max(1.0, e.abs().max().item())
+    for n in range(0, 7):
+        r = torch.round(e, decimals=n)
+        if (r - e).abs().max().item() > tol and (a - r).abs().max().item() <= tol:
+            return (f"every value is the expected one rounded to {n} decimals: the code rounds its result (round, "
+                    f"torch.round(..., decimals={n}), or a value formatted and read back); return the values "
+                    "unrounded (a table printed with a few decimals is rounded only for display)",
+                    f"cada valor es el esperado redondeado a {n} decimales: el código redondea su resultado (round, "
+                    f"torch.round(..., decimals={n}), o un valor formateado y vuelto a leer); devuelve los valores "
+                    "sin redondear (una tabla impresa con pocos decimales se redondea solo para mostrarla)")
     return None
 
 
@@ -373,7 +389,7 @@ def _only_masked(a, e, hints):
 
 
 RECOGNISERS: tuple[Callable, ...] = (
-    _truncated, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _sign_lost, _offset, _shifted,
+    _truncated, _rounded, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _sign_lost, _offset, _shifted,
     _normalised_axis, _tempered, _only_masked, _float32_precision,
 )
 

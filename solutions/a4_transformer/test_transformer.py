@@ -313,3 +313,35 @@ def test_backward_reaches_every_parameter():
             f"gradiente (primeros: {', '.join(missing[:4])}): algo corta el grafo antes de ellos (un .detach(), "
             ".data o torch.no_grad() en encode, decode o una capa), así que nunca aprenderían."
         )
+
+
+def test_embedding_dropout_runs_once_per_stack():
+    """In training mode, do encode and decode each run the model's embedding dropout
+    (self.dropout) at most once, on the embeddings, and does eval mode ignore the rate?"""
+    torch.manual_seed(7)
+    model = Transformer(TransformerConfig(**{**SMALL, "dropout": 0.3})).train()
+    calls = []
+    model.dropout.register_forward_hook(lambda module, inputs, output: calls.append(1))
+    memory, src_mask = model.encode(SRC)
+    encoded = len(calls)
+    model.decode(TGT, memory, src_mask)
+    decoded = len(calls) - encoded
+    for where, n in (("encode", encoded), ("decode", decoded)):
+        assert n <= 1, (
+            f"{where} ran self.dropout {n} times in training mode: the embedding dropout acts once, inside embed, "
+            "on embedding * sqrt(d_model) + positions; the layers have their own dropouts, and nothing else drops "
+            f"the stream (not again after embed, nor after each layer) / {where} ejecutó self.dropout {n} veces en "
+            "modo entrenamiento: el dropout de los embeddings actúa una vez, dentro de embed, sobre embedding * "
+            "sqrt(d_model) + posiciones; las capas tienen sus propios dropouts, y nada más descarta el flujo (ni otra "
+            "vez tras embed, ni tras cada capa)")
+    torch.manual_seed(8)
+    plain = Transformer(TransformerConfig(**SMALL)).eval()
+    model.load_state_dict(plain.state_dict())
+    with torch.no_grad():
+        want, got = plain(SRC, TGT), model.eval()(SRC, TGT)
+    assert isinstance(got, torch.Tensor) and torch.allclose(got, want, atol=1e-5), (
+        "in eval mode the model built with dropout=0.3 gives other logits than the same weights with dropout=0.0: "
+        "a dropout stays on in eval mode (nn.functional.dropout without training=self.training?); use the "
+        "nn.Dropout modules / en modo evaluación el modelo con dropout=0.3 da otros logits que los mismos pesos con "
+        "dropout=0.0: un dropout sigue activo en modo evaluación (¿nn.functional.dropout sin "
+        "training=self.training?); usa los módulos nn.Dropout")

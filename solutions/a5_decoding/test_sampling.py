@@ -152,6 +152,30 @@ def test_invalid_arguments_raise_value_error(kwargs):
     )
 
 
+@pytest.mark.parametrize("kwargs", [{"temperature": 2.5}, {"top_k": 50}, {"top_p": 1.0},
+                                    {"temperature": 0.0, "top_p": 1.5}, {"temperature": 0.0, "top_k": 0}])
+def test_valid_arguments_are_accepted_and_invalid_ones_refused_first(kwargs):
+    """Are a temperature above 1, top_k above the vocabulary size and top_p = 1 accepted (they
+    flatten or filter nothing), and are invalid values refused even at temperature 0?"""
+    args = ", ".join(f"{k}={v}" for k, v in kwargs.items())
+    invalid = kwargs.get("top_p", 0.5) > 1 or kwargs.get("top_k", 1) < 1
+    try:
+        draws = sample_next_token(LOGITS, **kwargs)
+    except ValueError as error:
+        assert invalid, (
+            f"sample_next_token(logits, {args}) raised ValueError ({error}), though these values are allowed: "
+            "temperature >= 0 (above 1 flattens), top_k >= 1 (above the vocabulary size keeps every token), top_p "
+            f"in (0, 1] / sample_next_token(logits, {args}) lanzó ValueError ({error}), aunque estos valores están "
+            "permitidos: temperature >= 0 (por encima de 1 aplana), top_k >= 1 (por encima del tamaño del "
+            "vocabulario conserva todos los tokens), top_p en (0, 1]")
+        return
+    assert not invalid, (
+        f"sample_next_token(logits, {args}) returned {draws!r:.60} instead of raising ValueError: check every "
+        "argument before the greedy shortcut (temperature 0 returns the argmax, but only after the checks) / "
+        f"sample_next_token(logits, {args}) devolvió {draws!r:.60} en lugar de lanzar ValueError: comprueba cada "
+        "argumento antes del atajo voraz (temperatura 0 devuelve el argmax, pero solo tras las comprobaciones)")
+
+
 def test_draws_follow_softmax_of_logits_over_temperature():
     """At temperature 0.5, do 4,000 draws from logits [1, 0, -1] come out in the shares
     softmax([1, 0, -1] / 0.5) gives (86.7 %, 11.7 %, 1.6 %)?"""

@@ -177,4 +177,31 @@ MUTANTS = {
         must_fail=["Does padding_mask hide exactly the pad ids"],
         names="built from the lengths",
     ),
+    "has_key read from the inverted mask ((~mask).any)": Mutant(
+        "attention.py",
+        [("has_key = mask.any(dim=-1, keepdim=True)  # (..., T_q, 1)",
+          "has_key = (~mask).any(dim=-1, keepdim=True)  # (..., T_q, 1)")],
+        must_fail=["Does a query with every key masked give zeros"],
+        names="reads the inverted mask",
+    ),
+    "masked self-attention rounds Z to the table's 4 decimals": Mutant(
+        "attention.py",
+        [("    return Z\n", "    return Z.round(decimals=4)\n")],
+        must_fail=["Is masked_self_attention causal attention on random"],
+        names="rounded to 4 decimals",
+    ),
+    "masked self-attention squeezes Z (T = 1 loses its axis)": Mutant(
+        "attention.py",
+        [("    return Z\n", "    return Z.squeeze()\n")],
+        must_fail=["Is masked_self_attention causal attention on random"],
+        names=".squeeze() with no dim",
+    ),
+    "target mask returns the bare causal mask when no token is padding": Mutant(
+        "masks.py",
+        [("    return padding_mask(tokens, pad_id) & causal_mask(T, device=tokens.device)  # (B, 1, T, T)",
+          "    if (tokens != pad_id).all():\n        return causal_mask(T, device=tokens.device)\n"
+          "    return padding_mask(tokens, pad_id) & causal_mask(T, device=tokens.device)  # (B, 1, T, T)")],
+        must_fail=["Is target_mask the (B, 1, T, T) AND"],
+        names="leading axes",
+    ),
 }

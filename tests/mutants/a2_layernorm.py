@@ -109,4 +109,26 @@ MUTANTS = {
         must_fail=["Are the variance biased"],
         names="E[x²] - E[x]²",
     ),
+    "register_parameter given plain tensors": Mutant(
+        "layernorm.py",
+        [("self.weight = nn.Parameter(torch.ones(self.normalized_shape))\n"
+          "        self.bias = nn.Parameter(torch.zeros(self.normalized_shape))",
+          'self.register_parameter("weight", torch.ones(self.normalized_shape))\n'
+          '        self.register_parameter("bias", torch.zeros(self.normalized_shape))')],
+        must_fail=["Does LayerNorm(3) give the course's outputs"],
+        names="register_parameter (or a parameter's attribute) given a plain tensor",
+    ),
+    "weight and bias indexed with [None] (a single vector gets a batch axis)": Mutant(
+        "layernorm.py",
+        [("* self.weight + self.bias", "* self.weight[None] + self.bias[None]")],
+        must_fail=["Does the output match torch's layer_norm for an int"],
+        names="extra axis of size 1 at dim 0",
+    ),
+    "one feature returned unchanged (nothing to normalise)": Mutant(
+        "layernorm.py",
+        [("        dims = tuple(range(-len(self.normalized_shape), 0))\n",
+          "        if x.size(-1) == 1:\n            return x\n"
+          "        dims = tuple(range(-len(self.normalized_shape), 0))\n")],
+        must_fail=["Does the output match torch's layer_norm for an int"],
+    ),
 }

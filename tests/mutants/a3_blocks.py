@@ -167,7 +167,7 @@ MUTANTS = {
     "projections without bias": Mutant(
         "multihead.py",
         [("nn.Linear(d_model, d_model)\n", "nn.Linear(d_model, d_model, bias=False)\n")],
-        must_fail=["Does MultiHeadAttention(256, 8) have 263,168 parameters"],
+        must_fail=["Do MultiHeadAttention(256, 8) and (64, 1) have"],
         names="biases left out",
     ),
     "forward adds the table into the caller's x in place (x += pe)": Mutant(
@@ -240,5 +240,37 @@ MUTANTS = {
           "return self.linear2(self.dropout(torch.relu(self.linear1(x))) * (1 / (1 - self.dropout.p)))")],
         must_fail=["Is the output linear2(ReLU(linear1(x)))"],
         names="divided by (1 - p)",
+    ),
+    "cosine columns taken of the sine columns (cos(sin(angle)))": Mutant(
+        "positional.py",
+        [("pe[:, 1::2] = torch.cos(position * inv_freq)", "pe[:, 1::2] = torch.cos(pe[:, 0::2])")],
+        must_fail=["Is pe the paper's sin/cos table"],
+        names="is taken of the sin column's values",
+    ),
+    "cosines one position ahead ((pos + 1) * freq)": Mutant(
+        "positional.py",
+        [("pe[:, 1::2] = torch.cos(position * inv_freq)", "pe[:, 1::2] = torch.cos((position + 1) * inv_freq)")],
+        must_fail=["Is pe the paper's sin/cos table"],
+        names="one position ahead",
+    ),
+    "table for max_len + 1 positions": Mutant(
+        "positional.py",
+        [("position = torch.arange(max_len, dtype=torch.float32).unsqueeze(1)",
+          "position = torch.arange(max_len + 1, dtype=torch.float32).unsqueeze(1)"),
+         ("pe = torch.zeros(max_len, d_model)", "pe = torch.zeros(max_len + 1, d_model)")],
+        must_fail=["Is pe the paper's sin/cos table"],
+        names="one too many",
+    ),
+    "table rows scaled by sqrt(d_model) when added": Mutant(
+        "positional.py",
+        [("return x + self.pe[:T]", "return x + self.pe[:T] * math.sqrt(self.d_model)")],
+        must_fail=["Does forward add pe[:T]"],
+        names="the table's rows are multiplied by",
+    ),
+    "one head gets no output projection (nn.Identity)": Mutant(
+        "multihead.py",
+        [("self.w_o = nn.Linear(d_model, d_model)",
+          "self.w_o = nn.Linear(d_model, d_model) if num_heads > 1 else nn.Identity()")],
+        must_fail=["Do MultiHeadAttention(256, 8) and (64, 1)"],
     ),
 }

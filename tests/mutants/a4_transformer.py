@@ -160,4 +160,11 @@ MUTANTS = {
         must_fail=["Do encode and decode return"],
         names="a reduction without keepdim=True, or a .squeeze()",
     ),
+    "decode turns the target mask into floats": Mutant(
+        "transformer.py",
+        [("tgt_mask = target_mask(tgt, self.config.pad_id)  # (B, 1, T, T)",
+          "tgt_mask = target_mask(tgt, self.config.pad_id).float()  # (B, 1, T, T)")],
+        must_fail=["Does the pre-norm model (final LayerNorm per stack) give the reference logits"],
+        names="a mask of floats reached attention",
+    ),
 }

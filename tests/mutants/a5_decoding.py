@@ -258,4 +258,24 @@ MUTANTS = {
         must_fail=["Does batched greedy decoding stop each row at EOS"],
         names="that row loses its EOS",
     ),
+    "top-k threshold read from .indices instead of .values": Mutant(
+        "sampling.py",
+        [("kth = logits.topk(top_k, dim=-1).values[:, -1:]  # (B, 1)",
+          "kth = logits.topk(top_k, dim=-1).indices[:, -1:]  # (B, 1)")],
+        must_fail=["Are top-k draws always among the k best"],
+        names="only top_k=3 makes the call fail",
+    ),
+    "temperature applied as a power of the logits (logits ** (1 / T))": Mutant(
+        "sampling.py",
+        [("    logits = logits / temperature\n", "    logits = logits ** (1 / temperature)\n")],
+        must_fail=["Do draws at temperature T follow"],
+        names="only a temperature (0.7, no top-k or top-p) makes the call fail",
+    ),
+    "greedy shortcut taken before the argument checks": Mutant(
+        "sampling.py",
+        [("    if temperature < 0:\n", "    if temperature == 0 or top_k == 1:\n        return logits.argmax(dim=-1)\n"
+          "    if temperature < 0:\n")],
+        must_fail=["Do temperature < 0, top_k < 1"],
+        names="checked only after the greedy shortcut",
+    ),
 }

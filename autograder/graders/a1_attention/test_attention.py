@@ -44,7 +44,9 @@ def _attend(q, k, v, mask=None, mistake=None):
         if mistake in ("finite fill", "nan", "plus inf"):
             weights = filled.softmax(dim)
         else:  # as the reference: finite scores, then zero weights, for a query with no key
-            has_key = mask.sum(-1, keepdim=True) > 1 if mistake == "one key is none" else mask.any(-1, keepdim=True)
+            has_key = {"one key is none": mask.sum(-1, keepdim=True) > 1,
+                       "has_key inverted": (~mask).any(-1, keepdim=True),
+                       "has_key all": mask.all(-1, keepdim=True)}.get(mistake, mask.any(-1, keepdim=True))
             weights = filled.masked_fill(~has_key, 0.0).softmax(dim).masked_fill(~has_key, 0.0)
     if mistake == "weights before masking":
         return weights @ v, scores.softmax(-1)
@@ -89,6 +91,17 @@ MISTAKES = {
                         "key is allowed (mask.any(dim=-1)); its one allowed key takes all the weight",
                         "una consulta con una sola clave permitida recibe pesos cero: una fila está totalmente "
                         "enmascarada solo sin ninguna clave permitida (mask.any(dim=-1)); esa clave lleva todo el peso"),
+    "has_key inverted": ("the test for a query with no key reads the inverted mask: (~mask).any(dim=-1) is True for "
+                         "rows with a masked key, so the rows that see every key get zero weights; a query has a key "
+                         "when mask.any(dim=-1, keepdim=True)",
+                         "la prueba de una consulta sin claves lee la máscara invertida: (~mask).any(dim=-1) es True "
+                         "en las filas con alguna clave enmascarada, así que las filas que ven todas las claves reciben "
+                         "pesos cero; una consulta tiene clave cuando mask.any(dim=-1, keepdim=True)"),
+    "has_key all": ("a query is treated as having no key as soon as one of its keys is masked, so its row gets zero "
+                    "weights: it has a key when any is allowed, mask.any(dim=-1, keepdim=True), not .all()",
+                    "una consulta se trata como sin claves en cuanto una de sus claves está enmascarada, así que su "
+                    "fila recibe pesos cero: tiene clave cuando alguna está permitida, mask.any(dim=-1, keepdim=True), "
+                    "no .all()"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
 }
@@ -233,15 +246,19 @@ def test_course_table(student, course_data, rng):
     # shape: a function that returns the table itself (or any fixed values) fails here.
     T, d = Q.shape
     Q, K, V = _qkv(rng, (), T, T, d, d)
+    V = V / 10  # an answer rounded to the table's decimals is off by more than the tolerance here
     _msa(student, Q, K, V, f"Z for random {T}x{d} Q, K, V", data)
 
 
 @pytest.mark.points(1)
 def test_masked_self_attention_random(student, course_data, rng):
-    """Is masked_self_attention causal attention on random Q, K, V? / ¿Es masked_self_attention atención causal con Q, K, V aleatorias?"""
+    """Is masked_self_attention causal attention on random Q, K, V, also for one position? / ¿Es masked_self_attention atención causal con Q, K, V aleatorias, también para una posición?"""
     T, d = checks.randint(rng, 2, 10), checks.randint(rng, 2, 8)
     Q, K, V = _qkv(rng, (), T, T, d, d)
     _msa(student, Q, K, V, f"Z for T={T}, d={d}", course_data("a1_attention/masked_self_attention.json"))
+    # One position: Z is still (1, d), its row V's (it sees only itself).
+    Q, K, V = _qkv(rng, (), 1, 1, d, d)
+    _msa(student, Q, K, V, f"Z for T=1, d={d}", course_data("a1_attention/masked_self_attention.json"))
 
 
 @pytest.mark.points(2)
@@ -304,6 +321,7 @@ def test_padding_mask_gives_zero_weight(student, rng):
     mask = checks.right_padding(rng, B, S)
     padded = checks.randint(rng, 0, B - 1)  # at least one sequence is padded
     mask[padded, checks.randint(rng, 1, S - 1):] = False
+    mask[(padded + checks.randint(rng, 1, B - 1)) % B] = True  # and one is not, as in a real batch
     mask = mask.view(B, 1, 1, S)
     _, weights = _check_attention(student, q, k, v, mask)
     hidden = weights.masked_select(~mask.expand(B, h, T_q, S))
@@ -319,7 +337,9 @@ def test_square_mask_broadcasts(student, rng):
     q, k, v = _qkv(rng, (2, 3), T, T, 6, 6)
     mask = torch.rand(T, T, generator=rng) < 0.6
     mask[:, 0] = True  # every query sees at least one key
-    _hide_one(rng, mask, range(T))
+    full = checks.randint(rng, 0, T - 1)
+    mask[full] = True  # one query sees every key, another misses one
+    _hide_one(rng, mask, [row for row in range(T) if row != full])
     _check_attention(student, q, k, v, mask)
 
 

@@ -123,7 +123,7 @@ FROM_LENGTHS = (
 
 @pytest.mark.points(1)
 def test_target_mask(student, rng):
-    """Is target_mask the (B, 1, T, T) AND of padding and causality? / ¿Es target_mask el AND (B, 1, T, T) de relleno y causalidad?"""
+    """Is target_mask the (B, 1, T, T) AND of padding and causality, also without padding? / ¿Es target_mask el AND (B, 1, T, T) de relleno y causalidad, también sin relleno?"""
     B, T, pad_id = checks.randint(rng, 2, 5), checks.randint(rng, 2, 12), checks.randint(rng, 1, 3)
     T += T == B  # T != B: a causal mask sized by the batch (tokens.size(0)) must not fit
     tokens = _tokens(rng, B, T, pad_id)
@@ -153,3 +153,7 @@ def test_target_mask(student, rng):
     mistakes += [checks.Mistake(en, es, output=lambda m=m: m(tokens, pad_id) & _causal(T)) for en, es, m in PADDING.values()]
     _equal(student.call("masks.target_mask", tokens, pad_id), padding & _causal(T),
            f"target_mask(tokens of shape {(B, T)}, pad_id={pad_id})", mistakes)
+    # A batch without padding keeps the shape: callers index and broadcast (B, 1, T, T).
+    full = torch.randint(pad_id + 1, pad_id + 20, (B, T), generator=rng)
+    _equal(student.call("masks.target_mask", full, pad_id), _causal(T).expand(B, 1, T, T),
+           f"target_mask(tokens of shape {(B, T)} without padding, pad_id={pad_id})", [])

@@ -233,10 +233,13 @@ def test_parameters(student, rng):
 
 @pytest.mark.points(2)
 def test_matches_torch_last_dim(student, rng):
-    """Does the output match torch's layer_norm for an int normalized_shape and random weight/bias? / ¿Coincide la salida con layer_norm de torch (normalized_shape entero, weight/bias aleatorios)?"""
+    """Does the output match torch's layer_norm for an int normalized_shape and random weight/bias, also for one vector and one feature? / ¿Coincide la salida con layer_norm de torch (normalized_shape entero, weight/bias aleatorios), también para un vector y un rasgo?"""
     shape, x, weight, bias = _random_case(rng, 1)
     _check_forward(student, shape[0], x, weight, bias)
     checks.inputs_unchanged(student, LAYERNORM, [x.float()], f"LayerNorm({shape[0]})(x)", init_args=[shape[0]])
+    # One vector with no leading dims keeps its shape; one feature normalises to 0, leaving the bias.
+    _check_forward(student, shape[0], x.reshape(-1, shape[0])[0], weight, bias)
+    _check_forward(student, 1, checks.randn(rng, 3, 1), checks.randn(rng, (1,)), checks.randn(rng, (1,)))
 
 
 @pytest.mark.points(1)

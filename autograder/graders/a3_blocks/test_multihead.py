@@ -119,9 +119,12 @@ def _compare(student, rng, d_model, h, query, key, value, mask=None, what="outpu
 
 @pytest.mark.points(1)
 def test_parameter_count(student):
-    """Does MultiHeadAttention(256, 8) have 263,168 parameters? / ¿Tiene MultiHeadAttention(256, 8) 263.168 parámetros?"""
+    """Do MultiHeadAttention(256, 8) and (64, 1) have 4 x (d_model² + d_model) parameters (263,168 and 16,640)? / ¿Tienen MultiHeadAttention(256, 8) y (64, 1) 4 x (d_model² + d_model) parámetros (263.168 y 16.640)?"""
     checks.parameter_count(student.module(MHA, 256, 8), 263_168, "MultiHeadAttention(256, 8) (4 x (256 x 256 + 256))",
                            shapes=[(256, 256), (256,)] * 4)
+    # One head still has its output projection w_o (the paper's W^O), not an identity.
+    checks.parameter_count(student.module(MHA, 64, 1), 16_640, "MultiHeadAttention(64, 1) (4 x (64 x 64 + 64))",
+                           shapes=[(64, 64), (64,)] * 4)
 
 
 WEIGHTS_ALWAYS_RETURNED = checks.Mistake(

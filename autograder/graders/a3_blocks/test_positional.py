@@ -1,4 +1,9 @@
-"""Hidden graders for a3_blocks/positional.py."""
+"""Hidden graders for a3_blocks/positional.py.
+
+Over 350 lines: a wrong table is read column by column as waves (which wave, which
+frequency, which base, which argument), and those readers belong beside the tests that
+use them.
+"""
 
 
 import math
@@ -69,8 +74,23 @@ def check_table(actual, expected, what, atol, d_model, max_len, rows=slice(None)
             raise failure.naming(found) from None
         positions = torch.arange(max_len, dtype=torch.float64)[rows]
         found_rows = found_rows.reshape(-1, len(positions), d_model)
-        raise failure.shaped(_other_base(found_rows[0], positions, d_model, max_len)
+        raise failure.shaped(_scaled(found_rows, table(d_model, max_len)[rows], d_model)
+                             or _other_base(found_rows[0], positions, d_model, max_len)
                              or _columns(found_rows, positions, d_model, table(d_model, max_len))) from None
+
+
+def _scaled(found, pe, d_model):
+    """The right rows multiplied by one constant c != 1, named when it is a known one."""
+    c = ((found * pe).sum() / (pe * pe).sum()).item()
+    if abs(c - 1) < 1e-3 or bool(((found - c * pe).abs() > 1e-3 * max(1.0, abs(c))).any()):
+        return None
+    known = {"sqrt(d_model)": math.sqrt(d_model), "d_model": float(d_model), "1/sqrt(d_model)": d_model ** -0.5}
+    name = next((f" = {k}" for k, v in known.items() if abs(c - v) < 1e-3 * v), "")
+    return (f"the table's rows are multiplied by {c:.4g}{name}: the positions are added as they are, x + pe[:T] "
+            "(the sqrt(d_model) scaling belongs to the embeddings, in the Transformer, not to the table)",
+            f"las filas de la tabla se multiplican por {checks.fmt(c, '.4g', 'es')}{name}: las posiciones se suman "
+            "tal cual, x + pe[:T] (el escalado por sqrt(d_model) es de los embeddings, en el Transformer, no de la "
+            "tabla)")
 
 
 def _other_base(rows, positions, d_model, max_len):
@@ -149,7 +169,8 @@ def _columns(found, positions, d_model, full):
     wrong = [j for j in range(d_model) if kinds[j] != wanted[j]]
     unknown = [j for j in wrong if kinds[j] is None]
     if unknown:
-        return _frequency(rows[:, unknown[0]], positions, unknown[0], d_model)
+        return (_wrong_argument(rows, positions, unknown[0], len(wrong), d_model)
+                or _frequency(rows[:, unknown[0]], positions, unknown[0], d_model))
     if not wrong:
         return None
     j = wrong[0]
@@ -168,6 +189,36 @@ def _columns(found, positions, d_model, full):
             f"{donde} tienen otra onda; la primera, la columna {j}, tiene {_wave(kinds[j], d_model)} donde el "
             f"artículo pone {_wave(wanted[j], d_model)} (columna 2i: sin, columna 2i+1: cos, ambas con "
             f"10000^(2i/d_model)){turn[1]}")
+
+
+def _wrong_argument(rows, positions, j, n_wrong, d_model):
+    """The paper's wave of the right frequency at another argument: one position off
+    ((pos ± 1) * freq), or applied to the paired column's values (cos of the sine)."""
+    near = positions < 64
+    values, pos = rows[near, j], positions[near]
+    freq = 10000.0 ** (-(j - j % 2) / d_model)
+    wave, name = (torch.sin, "sin") if j % 2 == 0 else (torch.cos, "cos")
+    other, other_name = (torch.cos, "cos") if j % 2 == 0 else (torch.sin, "sin")
+    columns = f"{n_wrong} of the {d_model} columns", f"{n_wrong} de las {d_model} columnas"
+    for shift in (1, -1, 2):
+        if bool(((wave((pos + shift) * freq) - values).abs() <= 2e-3).all()):
+            at = f"pos {'+' if shift > 0 else '-'} {abs(shift)}"
+            steps = {1: ("one position", "una posición"), 2: ("two positions", "dos posiciones")}[abs(shift)]
+            return (f"{columns[0]} are off; the first, column {j}, holds {name}(({at}) * {freq:.4g}), the paper's wave "
+                    f"{steps[0]} {'ahead' if shift > 0 else 'behind'}: the angle is pos * freq with "
+                    "pos = 0, 1, ..., max_len - 1, the same for the sin and the cos columns",
+                    f"{columns[1]} están mal; la primera, la columna {j}, tiene {name}(({at}) * "
+                    f"{checks.fmt(freq, '.4g', 'es')}), la onda del artículo {steps[1]} "
+                    f"{'adelantada' if shift > 0 else 'atrasada'}: el ángulo es pos * freq con pos = 0, 1, ..., "
+                    "max_len - 1, el mismo para las columnas sin y cos")
+    if bool(((wave(other(pos * freq)) - values).abs() <= 2e-3).all()):
+        return (f"{columns[0]} are off; the first, column {j}, holds {name}({other_name}(pos * {freq:.4g})): the {name} "
+                f"is taken of the {other_name} column's values, not of the angle: pe[:, {j % 2}::2] = "
+                f"torch.{name}(position * inv_freq)",
+                f"{columns[1]} están mal; la primera, la columna {j}, tiene {name}({other_name}(pos * "
+                f"{checks.fmt(freq, '.4g', 'es')})): el {name} se toma de los valores de la columna {other_name}, no "
+                f"del ángulo: pe[:, {j % 2}::2] = torch.{name}(position * inv_freq)")
+    return None
 
 
 def _frequency(values, positions, j, d_model):

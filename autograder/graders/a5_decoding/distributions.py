@@ -32,6 +32,8 @@ def probs_of(logits, temperature=1.0, top_k=None, top_p=None, mistake=None):
     k = top_k + {"k_plus": 1, "k_minus": -1}.get(mistake, 0) if top_k else V
     keep = torch.zeros(V, dtype=torch.bool)
     keep[order[:k]] = True
+    if mistake == "k_indices":  # the threshold is the k-th best token's id, not its logit
+        keep = scaled >= float(order[k - 1])
     fill = 0.0 if mistake == "k_zero" else float("-inf")
     after_k = torch.where(keep, scaled, torch.tensor(fill, dtype=torch.float64)).softmax(-1)
     probs, keep = after_k, after_k > 0
@@ -76,6 +78,10 @@ MISTAKES = {
                    "(renormalizada sobre los k mejores), así que filtra primero con top-k"),
     "k_plus": ("top-k keeps k + 1 tokens (off by one)", "top-k conserva k + 1 tokens (error por uno)"),
     "k_minus": ("top-k keeps k - 1 tokens (off by one)", "top-k conserva k - 1 tokens (error por uno)"),
+    "k_indices": ("the top-k threshold is read from topk's .indices (a token id) instead of its .values (the k-th "
+                  "largest logit): kth = logits.topk(k, dim=-1).values[:, -1:]",
+                  "el umbral de top-k se lee de .indices de topk (un id de token) en lugar de .values (el k-ésimo "
+                  "mayor logit): kth = logits.topk(k, dim=-1).values[:, -1:]"),
     "k_zero": ("top-k sets the dropped logits to 0 instead of -inf, so dropped tokens are still drawn",
                "top-k pone a 0 los logits descartados en lugar de -inf, así que siguen saliendo"),
     "p_crossing": ("top-p drops the token that crosses p: the nucleus is the smallest set whose probability "
@@ -125,7 +131,9 @@ def separated(logits, n, temperature=1.0, top_k=None, top_p=None, which=tuple(MI
     so its draws fail the check and are told apart at any seed; each mistake in ``same``
     moves none by more than a tenth of the tolerance, so it passes."""
     eps = tolerance(n, logits.numel())
-    dists = {m: probs_of(logits, temperature, top_k, top_p, m) for m in (None, *which, *same)}
+    # A mistake that removes every token gives NaN, and the student's call crashes: that shows.
+    dists = {m: probs_of(logits, temperature, top_k, top_p, m).nan_to_num(nan=2.0)
+             for m in (None, *which, *same)}
     gap = {m: (dists[m] - dists[None]).abs().max().item() for m in (*which, *same)}
     apart = all((dists[a] - dists[b]).abs().max().item() >= 3 * eps
                 for i, a in enumerate(which) for b in which[i + 1:] if MISTAKES[a] != MISTAKES[b])
@@ -194,11 +202,13 @@ def outside_support(draws, probs) -> tuple[str, str] | None:
                 f"tokens (scatter con los índices de la ordenación)")
     outside = sorted(drawn - kept)
     return (f"tokens that the filter must remove are drawn ({outside[:6]}; only {sorted(kept)[:8]} may be): the "
-            f"logits sampled from are not the filtered ones (a filtered copy whose result is discarded?) or the "
-            f"filter keeps too many tokens",
+            f"logits sampled from are not the filtered ones (a filtered copy whose result is discarded, or sorted "
+            f"logits scattered back along another axis than the vocabulary's, dim=-1?) or the filter keeps too many "
+            f"tokens",
             f"salen tokens que el filtro debe quitar ({outside[:6]}; solo pueden salir {sorted(kept)[:8]}): los "
-            f"logits de los que se muestrea no son los filtrados (¿una copia filtrada cuyo resultado se descarta?) o "
-            f"el filtro conserva demasiados tokens")
+            f"logits de los que se muestrea no son los filtrados (¿una copia filtrada cuyo resultado se descarta, o "
+            f"logits ordenados devueltos a lo largo de otro eje que el del vocabulario, dim=-1?) o el filtro "
+            f"conserva demasiados tokens")
 
 
 def top_never_drawn(draws, probs) -> tuple[str, str] | None:
@@ -216,9 +226,46 @@ def top_never_drawn(draws, probs) -> tuple[str, str] | None:
             "pasa su última columna a la primera: desplaza con cumsum - probs, o pon a False la columna 0)")
 
 
+# Where a crashing sampler breaks: the one setting that makes a plain call crash. A filter
+# that removes every token of a row, or a temperature applied as a power or a log, leaves
+# torch.multinomial rows of NaN, and its own error names none of them.
+CRASH_STAGES = (
+    ({"temperature": 0.7},
+     ("only a temperature (0.7, no top-k or top-p) makes the call fail, while a plain call works: divide the "
+      "logits by it (logits / temperature); a power or a log of negative logits gives NaN",
+      "solo una temperatura (0.7, sin top-k ni top-p) hace fallar la llamada, y una llamada simple funciona: "
+      "divide los logits por ella (logits / temperature); una potencia o un log de logits negativos da NaN")),
+    ({"top_k": 3},
+     ("only top_k=3 makes the call fail, while a plain call works, so top-k leaves a row with no token: the "
+      "threshold is each row's k-th largest value (logits.topk(k, dim=-1).values[:, -1:], not .indices) and "
+      "only logits below it become -inf",
+      "solo top_k=3 hace fallar la llamada, y una llamada simple funciona, así que top-k deja una fila sin "
+      "ningún token: el umbral es el k-ésimo mayor valor de cada fila (logits.topk(k, dim=-1).values[:, -1:], "
+      "no .indices) y solo los logits por debajo pasan a -inf")),
+    ({"top_p": 0.5},
+     ("only top_p=0.5 makes the call fail, while a plain call works, so top-p leaves a row with no token: sort "
+      "each row (dim=-1), drop a token only when the probability of the tokens ranked above it reaches p "
+      "(cumsum - probs >= p, so the first token always stays), and scatter back along dim=-1 with the sort's "
+      "indices",
+      "solo top_p=0.5 hace fallar la llamada, y una llamada simple funciona, así que top-p deja una fila sin "
+      "ningún token: ordena cada fila (dim=-1), quita un token solo cuando la probabilidad de los que van por "
+      "delante alcanza p (cumsum - probs >= p, así el primero siempre queda) y devuelve el orden a lo largo de "
+      "dim=-1 con los índices de la ordenación")),
+)
+
+
+def _crashes(student, logits, **kwargs) -> bool:
+    try:
+        student.call(SAMPLE, logits, generator_seed=0, **kwargs)
+    except CheckFailure:
+        return True
+    return False
+
+
 def naming_crash(student, failure):
     """``failure`` of a call to the student's code, naming sampling from raw logits when
-    draws from positive logits (which cannot crash) follow logits / sum(logits)."""
+    draws from positive logits (which cannot crash) follow logits / sum(logits), or else
+    the one setting (temperature, top-k, top-p) that makes a plain call crash."""
     logits = torch.linspace(0.5, 3.0, 12, dtype=torch.float64)
     try:
         draws = student.call(SAMPLE, logits.expand(20_000, 12).contiguous(), generator_seed=0)
@@ -226,6 +273,12 @@ def naming_crash(student, failure):
             return failure.naming(LOGITS)
     except CheckFailure:
         pass
+    mixed = torch.randn(16, 12, generator=torch.Generator().manual_seed(0)) * 2  # negative logits too
+    if _crashes(student, mixed):
+        return failure
+    for kwargs, found in CRASH_STAGES:
+        if _crashes(student, mixed, **kwargs):
+            return failure.shaped(found, replace=True)
     return failure
 
 

@@ -95,14 +95,15 @@ def _not_argmax(model, src, prefix, g, w, head_en, head_es):
 
 
 def _output(tokens):
-    """A row of output ids up to its first EOS (included), padding removed."""
+    """A row of output ids up to its first EOS (included); with no EOS, the padding at its
+    end removed. A pad id before that is kept: a search may emit it as a word."""
     out = []
     for token in tokens:
-        if token == PAD:
-            break
         out.append(token)
         if token == EOS:
-            break
+            return out
+    while out and out[-1] == PAD:
+        out.pop()
     return out
 
 

@@ -222,20 +222,29 @@ def test_wide_beam_finds_the_best_output(student, rng):
                  beams.mistakes(alpha, WIDE_DIFFER), model, src, alpha=alpha)
 
 
+def _beam_case(rng, n, bookkeeping=()):
+    """``n`` sentences, the near-ties left out, on which every scoring mistake changes the
+    result of some sentence, each in its own way; or, with ``bookkeeping``, on which each of
+    those bookkeeping mistakes (a beam that shrinks, one that looks at twice the candidates,
+    hypotheses stored without their EOS) changes some result."""
+    max_len = 8
+    while True:
+        model, spec = model_and_spec(rng, tgt_vocab=6, eos_bias=2.0, sharpness=2.0)
+        src, k = source(rng, n), checks.randint(rng, 2, 4)
+        beams = Beams(model, src, k, max_len, bookkeeping)
+        if len(beams.rows) < 4:
+            continue
+        alpha = (_alpha(rng, beams, bookkeeping) if bookkeeping
+                 else _alpha(rng, beams, tuple(BEAM_MISTAKES), distinct=True))
+        if alpha is not None:
+            return model, spec, src[beams.rows], k, max_len, beams, alpha
+
+
 @pytest.mark.points(1)
 def test_batched_beam_equals_one_by_one(student, rng):
     """Does beam search with beams of 2 to 4 match the reference, each sentence of a batch as if searched alone? / ¿Coincide la búsqueda con haces de 2 a 4 con la de referencia, cada frase del lote como si fuera sola?"""
-    max_len = 8
-    while True:  # every classic scoring mistake changes the result of some sentence, each in its own way
-        model, spec = model_and_spec(rng, tgt_vocab=6, eos_bias=2.0, sharpness=2.0)
-        src, k = source(rng, 12), checks.randint(rng, 2, 4)
-        beams = Beams(model, src, k, max_len)  # sentences with a near-tie are left out
-        if len(beams.rows) < 4:
-            continue
-        alpha = _alpha(rng, beams, tuple(BEAM_MISTAKES), distinct=True)
-        if alpha is not None:
-            src = src[beams.rows]
-            break
+    # The searches cost seconds; submissions graded together share them (checks.searched).
+    model, spec, src, k, max_len, beams, alpha = checks.searched(rng, "batched beam", lambda r: _beam_case(r, 12))
     batch = student.call("beam.beam_search", src, k, max_len, SOS, EOS, PAD, alpha, model_spec=spec)
     equal_naming(batch, beams.tokens(alpha), f"beam_search(src {tuple(src.shape)}, beam_size={k}, max_len={max_len}, "
                  f"length_penalty={alpha}) tokens", beams.mistakes(alpha), model, src, alpha=alpha)
@@ -245,16 +254,8 @@ def test_batched_beam_equals_one_by_one(student, rng):
         checks.equal(batch[i, :one.size(1)], one[0], f"beam_search row {i} in the batch vs alone")
         checks.expect(bool((batch[i, one.size(1):] == PAD).all()), f"row {i}: the batch result must be padded after its end",
                       f"fila {i}: el resultado del lote debe rellenarse tras su final")
-    # The beam's bookkeeping: sentences where a beam that shrinks, one that looks at twice the
-    # candidates, and hypotheses stored without their EOS each change some result.
-    while True:
-        model, spec = model_and_spec(rng, tgt_vocab=6, eos_bias=2.0, sharpness=2.0)
-        src, k = source(rng, 8), checks.randint(rng, 2, 4)
-        beams = Beams(model, src, k, max_len, tuple(BOOKKEEPING))
-        alpha = _alpha(rng, beams, tuple(BOOKKEEPING)) if len(beams.rows) >= 4 else None
-        if alpha is not None:
-            src = src[beams.rows]
-            break
+    model, spec, src, k, max_len, beams, alpha = checks.searched(rng, "beam bookkeeping",
+                                                                lambda r: _beam_case(r, 8, tuple(BOOKKEEPING)))
     got = student.call("beam.beam_search", src, k, max_len, SOS, EOS, PAD, alpha, model_spec=spec)
     equal_naming(got, beams.tokens(alpha), f"beam_search(src {tuple(src.shape)}, beam_size={k}, max_len={max_len}, "
                  f"length_penalty={alpha}) tokens", beams.mistakes(alpha, (*BOOKKEEPING, *BEAM_MISTAKES)), model, src,

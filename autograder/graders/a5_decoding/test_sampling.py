@@ -17,7 +17,7 @@ from autograder.grading.checks import CheckFailure, Mistake
 V = 12
 N = 40_000
 TEMPERATURE = ("t_ignored", "t_twice", "t_times")
-TOP_K = ("k_plus", "k_minus", "k_zero", "not_renormalised")
+TOP_K = ("k_plus", "k_minus", "k_zero", "k_indices", "not_renormalised")
 
 
 def _logits(rng):
@@ -89,10 +89,12 @@ def test_temperature_top_k_and_top_p_together(student, rng):
     # A temperature far from 1, so that ignoring it (or applying it late) shows.
     temperature, k = 0.4 + 0.2 * torch.rand(1, generator=rng).item(), checks.randint(rng, 5, 8)
     # When the nucleus is smaller than k, an off-by-one top-k cannot show: such mistakes are
-    # left to test_top_k, and the inputs keep them invisible here.
+    # left to test_top_k, and the inputs keep them invisible here; a nucleus chosen before
+    # top-k is left to the next check, which names it.
     _check(student, rng, "", temperature=temperature, top_k=k, nucleus=True,
-           which=(*TEMPERATURE, "t_after_p", "p_crossing", "not_renormalised", "not_renormalised_after_k"),
-           same=("k_plus", "k_minus", "k_zero"))
+           which=(*TEMPERATURE, "t_after_p", "p_crossing", "not_renormalised", "not_renormalised_after_k",
+                  "k_indices"),
+           same=("k_plus", "k_minus", "k_zero", "p_before_k"))
     # At temperature 1 and a small k, top-k removes much of the mass: a nucleus chosen before
     # top-k, from the whole distribution, then keeps other tokens.
     _check(student, rng, "", top_k=checks.randint(rng, 3, 5), nucleus=True, which=("p_before_k",),
@@ -196,7 +198,7 @@ def _hits_like(draws, probs, argmax):
 
 @pytest.mark.points(1)
 def test_invalid_arguments(student, rng):
-    """Do temperature < 0, top_k < 1 and top_p outside (0, 1] raise ValueError saying what is allowed, while top_p=1 and top_k > V are accepted? / ¿Lanzan ValueError explicando qué se permite, y se aceptan top_p=1 y top_k > V?"""
+    """Do temperature < 0, top_k < 1 and top_p outside (0, 1] raise ValueError saying what is allowed (also at temperature 0), while top_p=1 and top_k > V are accepted? / ¿Lanzan ValueError explicando qué se permite (también a temperatura 0), y se aceptan top_p=1 y top_k > V?"""
     logits = torch.randn(2, V, generator=rng)
     for name, value in (("top_p", 1.0), ("top_k", V + checks.randint(rng, 1, 5))):
         error = student.error_of(SAMPLE, logits, **{name: value})
@@ -221,6 +223,19 @@ def test_invalid_arguments(student, rng):
             )
         except CheckFailure as failure:
             raise failure.naming(checks.unrefused(name, value, ALLOWED[name], error)) from None
+    # The checks come first: temperature 0 (greedy) must not let an invalid value through.
+    for name, value in (("top_p", 1.5), ("top_k", 0)):
+        error = student.error_of(SAMPLE, logits, temperature=0.0, **{name: value})
+        if error is None or error["type"] != "ValueError":
+            raise CheckFailure(
+                f"sample_next_token(temperature=0, {name}={value}) should raise ValueError naming {name}, got "
+                f"{error['type'] + ': ' + error['shown'] if error else 'no error'}",
+                f"sample_next_token(temperature=0, {name}={value}) debería lanzar ValueError nombrando {name}",
+            ).naming(Mistake(
+                f"the arguments are checked only after the greedy shortcut: with temperature=0, {name}={value} is "
+                "accepted; check temperature, top_k and top_p first, then return the argmax for temperature 0",
+                f"los argumentos se comprueban solo tras el atajo voraz: con temperature=0 se acepta {name}={value}; "
+                "comprueba primero temperature, top_k y top_p, y luego devuelve el argmax para temperatura 0"))
 
 
 ALLOWED = {"temperature": "temperature >= 0", "top_k": "top_k >= 1", "top_p": "0 < top_p <= 1"}

@@ -25,6 +25,9 @@ def test_dataset_items(student, rng):
     # An empty source (torch.tensor([]) is float32 unless told int64) and a one-word target,
     # shorter than max_len, which must come out as it is: cut and re-terminated only when too long.
     pairs[1] = ("", tgt_words[checks.randint(rng, 0, 5)])
+    # Each side too long while the other is short: each side is cut on its own length.
+    pairs += [(sentence(rng, src_words, 9, 9), tgt_words[checks.randint(rng, 0, 5)]),
+              (src_words[checks.randint(rng, 0, 5)], sentence(rng, tgt_words, 9, 9))]
     max_len = checks.randint(rng, 4, 7)
     want = {None: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt)),
             max_len: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt), max_len)}
@@ -95,20 +98,64 @@ def test_collate_pads_on_the_right(student, rng):
     lengths[0] = (lengths[1][0] % 9 + 1, lengths[1][1] % 8 + 2)  # padding on both sides, certainly
     batch = [(torch.randint(4, 30, (S,), generator=rng), torch.randint(4, 30, (T,), generator=rng)) for S, T in lengths]
     want_src, want_tgt = batching.collate(batch, pad_id=pad_id)
-    got = checks.pair(student.call("batching.collate", batch, pad_id=pad_id), f"collate(batch of {B}, pad_id={pad_id})")
+    try:
+        got = checks.pair(student.call("batching.collate", batch, pad_id=pad_id),
+                          f"collate(batch of {B}, pad_id={pad_id})")
+    except checks.CheckFailure as failure:
+        raise _crash_named(failure, student, rng, pad_id) from None
     try:
         checks.equal(got[0], want_src, f"collate(batch, pad_id={pad_id}): source batch")
         checks.equal(got[1], want_tgt, f"collate(batch, pad_id={pad_id}): target batch")
     except checks.CheckFailure as failure:
         if _rows_reordered(got, (want_src, want_tgt)):
             raise failure.naming(checks.Mistake(*variants.ROWS_REORDERED)) from None
-        raise variants.named(failure, got, [
+        found = checks.recognise(got, [
             variants.mistake(*variants.LEFT_PADDED, lambda: variants.collate(batch, pad_id, right=False)),
             variants.mistake(*variants.PAD_ZERO, lambda: variants.collate(batch, 0)),
             variants.mistake(*variants.PAIR_SWAPPED, lambda: variants.collate(batch, pad_id)[::-1]),
             variants.mistake(*LAST_ROW_ONLY, lambda: [torch.cat([torch.full_like(w[:-1], pad_id), w[-1:]])
                                                       for w in (want_src, want_tgt)])],
-            lambda a, m: all(isinstance(x, torch.Tensor) and torch.equal(x, y) for x, y in zip(a, m))) from None
+            lambda a, m: all(isinstance(x, torch.Tensor) and torch.equal(x, y) for x, y in zip(a, m)))
+        side = None if found else _filled_from_the_other_side(got, batch)
+        if side is not None:  # only where no whole-output variant matched: a swapped pair also fits it
+            found = _other_side(side)
+        raise (failure.naming(found) if found else failure) from None
+
+
+def _other_side(side: int) -> checks.Mistake:
+    names = (("source", "target"), ("origen", "destino"))
+    return checks.Mistake(
+        f"the {names[0][side]} batch is filled from the {names[0][1 - side]} items (item[{1 - side}] where "
+        f"item[{side}] belongs, as in a loop copied from the other side's): each batch holds its own side",
+        f"el lote de {names[1][side]} se llena con los elementos de {names[1][1 - side]} (item[{1 - side}] "
+        f"donde va item[{side}], como en un bucle copiado del otro lado): cada lote lleva su propio lado")
+
+
+def _crash_named(failure, student, rng, pad_id):
+    """``failure`` (collate raised), naming a side filled from the other side's items: that
+    raises where an item is longer than its batch's width, so it is shown again on items
+    whose two sides have equal lengths, where it cannot raise."""
+    batch = [(torch.randint(4, 30, (n,), generator=rng), torch.randint(30, 60, (n,), generator=rng))
+             for n in (checks.randint(rng, 2, 5), 6)]
+    try:
+        got = checks.pair(student.call("batching.collate", batch, pad_id=pad_id), "collate")
+    except checks.CheckFailure:
+        return failure
+    side = _filled_from_the_other_side(got, batch)
+    return failure if side is None else failure.naming(_other_side(side))
+
+
+def _filled_from_the_other_side(got, batch) -> int | None:
+    """The side (0: source, 1: target) whose rows begin with the other side's items, as far
+    as both go, or None."""
+    for side in (0, 1):
+        rows = got[side]
+        if not (isinstance(rows, torch.Tensor) and rows.dim() == 2 and rows.size(0) == len(batch)):
+            continue
+        n = rows.size(1)
+        if all(torch.equal(rows[b, :min(len(item[1 - side]), n)], item[1 - side][:n]) for b, item in enumerate(batch)):
+            return side
+    return None
 
 
 def _rows_reordered(got, want) -> bool:

@@ -40,7 +40,7 @@ def test_clean_text_random_strings(student, rng):
     clean_text = reference.load("preprocessing").clean_text
     texts = [random_text(rng, checks.randint(rng, 5, 40)) for _ in range(40)]
     texts += ["  ¿Dónde está el baño?  ", "I don't know, Tom!", "e-mail", "...", "",
-              "Cafe\u0301 en Espan\u0303a"]  # every classic mistake changes at least one of these
+              "Cafe\u0301 en Espan\u0303a", "Oﬁcina nº 2² ＯＫ"]  # every classic mistake changes at least one
     out = student.script([[f"t{i}", "preprocessing.clean_text", [text], {}] for i, text in enumerate(texts)],
                          returns=[f"t{i}" for i in range(len(texts))])
     got = [out[f"t{i}"] for i in range(len(texts))]

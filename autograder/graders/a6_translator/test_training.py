@@ -6,6 +6,9 @@ the student's process from a model spec, with a ``torch.optim.SGD`` made there t
 expected loss and parameters come from the same step taken here with the reference code.
 Models that must show whether dropout is on use p = 1, which in training mode zeroes every
 dropped activation: deterministic, so the output of that mistake can be computed here too.
+
+Over 350 lines: the four functions of training.py share the reference runs and the
+mistakes these graders name; split, each file would import most of the others.
 """
 
 import pytest
@@ -64,6 +67,14 @@ FIT_FROZEN = ("fit takes the batches out of the loader once, before the epochs (
               "repeats the first one's order: iterate the loader inside the epoch loop, for src, tgt in loader",
               "fit saca los lotes del cargador una sola vez, antes de las épocas (list(loader)), así que cada época "
               "repite el orden de la primera: recorre el cargador dentro del bucle de épocas, for src, tgt in loader")
+PAD_ID_ARGUMENT = ("evaluate leaves out (or counts) the labels equal to 0 instead of those equal to its pad_id "
+                   "argument: ignore_index=pad_id in the loss and (labels != pad_id).sum() for the count",
+                   "evaluate excluye (o cuenta) las etiquetas iguales a 0 en lugar de las iguales a su argumento "
+                   "pad_id: ignore_index=pad_id en la pérdida y (labels != pad_id).sum() para la cuenta")
+FIT_PAD = ("fit does not pass its pad_id on to train_step, so the loss leaves out the labels equal to 0 instead: "
+           "train_step(model, src, tgt, optimizer, pad_id, label_smoothing, clip_norm)",
+           "fit no pasa su pad_id a train_step, así que la pérdida excluye las etiquetas iguales a 0: "
+           "train_step(model, src, tgt, optimizer, pad_id, label_smoothing, clip_norm)")
 FIT_MODE = ("fit does not put the model in training mode (model.train()) before training",
             "fit no pone el modelo en modo de entrenamiento (model.train()) antes de entrenar")
 
@@ -183,16 +194,16 @@ def test_train_step(student, rng):
         raise failure.shaped(found or stages.update_difference(), replace=True) from None
 
 
-def _evaluate(model, batches, *, eval_mode=True, per_token=True):
+def _evaluate(model, batches, *, eval_mode=True, per_token=True, pad_id=0):
     was = model.training
     model.train(not eval_mode)
     total, count, means = 0.0, 0, []
     with torch.no_grad():
         for src, tgt in batches:
             labels, logits = tgt[:, 1:], model(src, tgt[:, :-1])
-            s = F.cross_entropy(logits.reshape(-1, logits.size(-1)), labels.reshape(-1), ignore_index=0,
+            s = F.cross_entropy(logits.reshape(-1, logits.size(-1)), labels.reshape(-1), ignore_index=pad_id,
                                 reduction="sum").item()
-            n = int((labels != 0).sum())
+            n = int((labels != pad_id).sum())
             total, count = total + s, count + n
             means.append(s / n)
     model.train(was)
@@ -255,6 +266,15 @@ def test_evaluate(student, rng):
             "evaluate built a computation graph: the model's output required a gradient during evaluate",
             "evaluate construyó un grafo de cómputo: la salida del modelo requería gradiente durante evaluate",
         ).naming(variants.mistake(*WITH_GRAD, None))
+    # pad_id is the argument, not 0: with another id as pad_id, the labels equal to it are left out.
+    other = _common_label(batches)
+    got = student.script([["loss", "training.evaluate", [{"$": "model"}, batches], {"pad_id": other}]],
+                         model_spec=spec, returns=["loss"])["loss"]
+    try:
+        checks.close_number(got, _evaluate(model, batches, pad_id=other), f"evaluate(model, 3 batches, "
+                            f"pad_id={other})", atol=1e-9, rtol=EVAL_RTOL)
+    except checks.CheckFailure as failure:
+        raise failure.naming(variants.mistake(*PAD_ID_ARGUMENT, None)) from None
     # A set with no label to score (every label is pad_id) has no mean: a clear ValueError,
     # not a ZeroDivisionError (or NaN) from 0 / 0.
     empty = [(source_batch(rng, 2, 4, Vs), torch.tensor([[1, 0, 0], [1, 0, 0]]))]
@@ -266,6 +286,13 @@ def test_evaluate(student, rng):
                   "evaluate con lotes cuyas etiquetas son todas pad_id debe lanzar ValueError (no hay ningún token "
                   "que promediar); " + (f"lanzó {error['type']}" if error else "devolvió un valor"),
                   mistake=variants.mistake(*NO_TOKENS, None))
+
+
+def _common_label(batches) -> int:
+    """The most common label id other than 0 in the batches (ties: the smallest)."""
+    labels = torch.cat([tgt[:, 1:].flatten() for _, tgt in batches])
+    values, counts = labels[labels != 0].unique(return_counts=True)
+    return int(values[counts.argmax()])
 
 
 @pytest.mark.points(1)
@@ -282,6 +309,8 @@ def test_fit(student, rng):
     seed = checks.randint(rng, 0, 10**6)
     while _orders(batches, seed, 2)[0] == _orders(batches, seed, 2)[1]:
         seed += 1
+    # A pad_id that is not 0 (a label id of the batches, so that it shows) must reach train_step.
+    pad = _common_label(batches)
     out = student.script([
         ["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr, "momentum": 0.9}],
         ["watch", "watch", [{"$": "model"}, {"$": "opt"}], {}],
@@ -290,18 +319,18 @@ def test_fit(student, rng):
         ["loader", "torch.utils.data.DataLoader", [batches],
          {"batch_size": None, "shuffle": True, "generator": {"$": "gen"}}],
         ["history", "training.fit", [{"$": "model"}, {"$": "loader"}, {"$": "opt"}, epochs],
-         {"label_smoothing": eps}],
+         {"pad_id": pad, "label_smoothing": eps}],
         ["watched", "$watch.take", [], {}],
         ["mode", "getattr", [{"$": "model"}, "training"], {}],
     ], model_spec=spec, returns=["history", "mode", "watched"], state=True)
 
-    def run(reduce=lambda losses: sum(losses) / len(losses), watched=None, frozen=False, **switches):
+    def run(reduce=lambda losses: sum(losses) / len(losses), watched=None, frozen=False, pad_id=pad, **switches):
         m = variants.deep(model)
         m.train()
         opt = torch.optim.SGD(m.parameters(), lr=lr, momentum=0.9)
         watch = stages.watch(m, opt) if watched is not None else None
         orders = _orders(batches, seed, epochs)
-        history = [reduce([variants.step(m, *batches[i], opt, 0, eps, **switches)
+        history = [reduce([variants.step(m, *batches[i], opt, pad_id, eps, **switches)
                            for i in orders[0 if frozen else e]]) for e in range(epochs)]
         if watch:
             watched.append(watch.take())
@@ -310,7 +339,8 @@ def test_fit(student, rng):
 
     watched = []
     want, state = run(watched=watched)
-    what = f"fit(model, a DataLoader shuffling 3 batches, SGD(momentum=0.9), epochs={epochs}, label_smoothing={eps})"
+    what = (f"fit(model, a DataLoader shuffling 3 batches, SGD(momentum=0.9), epochs={epochs}, pad_id={pad}, "
+            f"label_smoothing={eps})")
     history = out["history"]
     shape = variants.history_shape(history, epochs)
     try:
@@ -328,7 +358,8 @@ def test_fit(student, rng):
             variants.mistake(*FIT_LAST, lambda: run(reduce=lambda losses: losses[-1])),
             variants.mistake(*FIT_SUM, lambda: run(reduce=sum)),
             variants.mistake(*FIT_RUNNING, lambda: run(reduce=_running_mean())),
-            variants.mistake(*FIT_FROZEN, lambda: run(frozen=True))], _same_run(1e-8, 1e-6)).shaped(
+            variants.mistake(*FIT_FROZEN, lambda: run(frozen=True)),
+            variants.mistake(*FIT_PAD, lambda: run(pad_id=0))], _same_run(1e-8, 1e-6)).shaped(
                 stages.training_difference([out["watched"]], watched, [], [], atol=1e-8, rtol=1e-6,
                                            during=("during fit", "durante fit"))) from None
     if out["mode"] is not True:

@@ -173,8 +173,31 @@ def test_translate_matches_the_reference(student, rng):
         if out["short"] == translation.translate(model, lines, sv, tv, max_len=max_len):
             raise failure.naming(variants.mistake(*MAX_LEN_IGNORED, None)) from None
         raise
+    # A list of one sentence is still a list; lines with no word left after cleaning give ""
+    # each, and the model never sees an empty batch.
+    one = [next((line for line in lines if variants.clean(line).split()), lines[0])]  # a line with words
+    empty = ["", "   ", "...", "#"]
+    for what, given, mistake in (("one", one, ONE_SENTENCE), ("empty", empty, ALL_EMPTY)):
+        steps = vocabs + [[what, "translation.translate", [args[0], given, *args[2:]], {"max_len": max_len}]]
+        try:
+            got = student.script(steps, model_spec=d["spec"], returns=[what])[what]
+            checks.plain_equal(got, translation.translate(model, given, sv, tv, max_len=max_len),
+                               f"translate(model, {given}, max_len={max_len})")
+        except checks.CheckFailure as failure:
+            raise failure.naming(variants.mistake(*mistake, None)) from None
 
 
+ONE_SENTENCE = (
+    "translate of a list of one sentence must return a list of one string: return the list of results whatever its "
+    "length (a bare string for one sentence breaks every caller that loops over the result)",
+    "translate de una lista de una frase debe devolver una lista de una cadena: devuelve la lista de resultados sea "
+    "cual sea su longitud (una cadena sola para una frase rompe a quien recorre el resultado)")
+ALL_EMPTY = (
+    "translate fails or answers wrongly when no line has a word left after cleaning: return \"\" for each such line "
+    "and run the model only when some line has words (max() of no lengths raises; an empty batch cannot be decoded)",
+    "translate falla o responde mal cuando a ninguna línea le queda una palabra tras la limpieza: devuelve \"\" para "
+    "cada una y ejecuta el modelo solo si alguna línea tiene palabras (max() de ninguna longitud falla; un lote vacío "
+    "no se puede decodificar)")
 MAX_LEN_IGNORED = (
     "translate ignores its max_len and decodes up to the model's max_len: pass min(max_len, model.config.max_len) "
     "to decode",

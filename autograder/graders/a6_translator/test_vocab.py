@@ -4,6 +4,8 @@ Words are made up at random; the expected vocabularies, ids and sentences come f
 reference Vocab.
 """
 
+import re
+
 import pytest
 import torch
 
@@ -205,11 +207,24 @@ def test_encode_and_decode(student, rng):
             variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got["itos"])),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: lambda got: encodes(False)),
             variants.mistake(*variants.DECODE_KEEPS, lambda: decodes_keeping)], _matches) from None
+    # An empty sentence is framed too: a target of no words is still <sos> <eos>.
+    empty = student.script([["v", "vocab.Vocab", [words], {}], ["e", "$v.encode", [""], {"add_sos_eos": True}]],
+                           returns=["e"])["e"]
+    try:
+        checks.plain_equal(empty, v.encode("", add_sos_eos=True), 'encode("", add_sos_eos=True)')
+    except checks.CheckFailure as failure:
+        raise failure.naming(checks.Mistake(
+            "an empty sentence is not framed: with add_sos_eos=True, encode(\"\") is [sos_id, eos_id], like any other "
+            "sentence (frame the ids whether or not there are any)",
+            "una frase vacía no se enmarca: con add_sos_eos=True, encode(\"\") es [sos_id, eos_id], como cualquier "
+            "otra frase (enmarca los ids haya o no alguno)")) from None
     # Just past the end (where `i <= len(self.itos)` slips through to Python's own IndexError, which
     # names no size), and below 0: a negative id would silently pick a word from the end of itos.
-    for bad in (len(v), -checks.randint(rng, 1, len(v))):
+    # Further past the end too: there a message that quotes only the id does not name the size.
+    for bad in (len(v), -checks.randint(rng, 1, len(v)), len(v) + checks.randint(rng, 3, 9)):
         error = student.script_error([["v", "vocab.Vocab", [words], {}], ["d", "$v.decode", [[4, bad]], {}]])
-        checks.expect(error is not None and error["type"] == "IndexError" and str(len(v)) in error["message"],
+        checks.expect(error is not None and error["type"] == "IndexError"
+                      and str(len(v)) in re.findall(r"\d+", error["message"]),
                       f"decode([4, {bad}]) with a vocabulary of {len(v)} must raise IndexError naming that size "
                       f"(ids go from 0 to {len(v) - 1}); "
                       + (f"it raised {error['type']}: {error['shown']}" if error else "it returned"),

@@ -35,9 +35,9 @@ def named(failure: checks.CheckFailure, actual, mistakes, matches=lambda a, m: a
 
 # ----------------------------------------------------------------------------- clean_text
 
-def clean(text: str, *, nfc=True, lower=True, accents=True, spaced=True, delete=True) -> str:
+def clean(text: str, *, nfc=True, canonical=True, lower=True, accents=True, spaced=True, delete=True) -> str:
     if nfc:
-        text = unicodedata.normalize("NFC", text)
+        text = unicodedata.normalize("NFC" if canonical else "NFKC", text)
     if lower:
         text = text.lower()
     if spaced:
@@ -55,6 +55,12 @@ CLEAN = {  # switch -> (English, Spanish) name of the mistake
             "accent loses the accent",
             'clean_text no aplica primero unicodedata.normalize("NFC", ...), así que una vocal seguida de un acento '
             "combinable pierde el acento"),
+    "canonical": ('clean_text applies unicodedata.normalize("NFKC", ...), which also rewrites compatibility characters '
+                  '(the ligature ﬁ becomes fi, ² becomes 2, full-width letters plain ones) that the exercise deletes: '
+                  'use "NFC"',
+                  'clean_text aplica unicodedata.normalize("NFKC", ...), que también reescribe los caracteres de '
+                  'compatibilidad (la ligadura ﬁ pasa a fi, ² a 2, las letras de ancho completo a normales) que el '
+                  'ejercicio borra: usa "NFC"'),
     "spaced": ("clean_text does not put a space on each side of ¿ ? ¡ ! and commas, which are tokens of their own",
                "clean_text no pone un espacio a cada lado de ¿ ? ¡ ! y las comas, que son tokens propios"),
     "delete": ("clean_text turns the other symbols into spaces instead of deleting them (\"don't\" must become \"dont\")",
