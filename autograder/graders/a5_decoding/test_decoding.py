@@ -47,7 +47,14 @@ def _greedy_case(rng, B, max_len, eos_bias, all_finish=False):
     """A model and sources whose rows finish at different steps, so that stopping at the
     first finished row, or not padding finished rows, changes the tokens; with
     ``all_finish``, every row ends with EOS before max_len, so that the step where the last
-    row finishes is the loop's last and its EOS must still be kept."""
+    row finishes is the loop's last and its EOS must still be kept. The search is shared by
+    the submissions graded together (``checks.searched``): ``max_len`` and ``eos_bias``
+    draw from ``rng`` alone."""
+    return checks.searched(rng, f"greedy case {B} {all_finish}",
+                           lambda r: _search_greedy_case(r, B, max_len, eos_bias, all_finish))
+
+
+def _search_greedy_case(rng, B, max_len, eos_bias, all_finish):
     while True:
         model, spec = model_and_spec(rng, eos_bias=eos_bias(), sharpness=2.0)
         src, n, gap = source(rng, B), max_len(), []

@@ -42,7 +42,13 @@ def _draw(student, rng, logits, **kwargs):
 
 def _case(rng, n=N, temperature=1.0, top_k=None, nucleus=False, which=(), same=()):
     """Logits (and a top_p when ``nucleus``) where every mistake in ``which`` shows and none
-    in ``same`` does (so that each mistake costs the same points at every seed)."""
+    in ``same`` does (so that each mistake costs the same points at every seed); searched
+    once for the submissions graded together (``checks.searched``)."""
+    return checks.searched(rng, f"sampling case {n} {temperature} {top_k} {nucleus} {which} {same}",
+                           lambda r: _search_case(r, n, temperature, top_k, nucleus, which, same))
+
+
+def _search_case(rng, n, temperature, top_k, nucleus, which, same):
     while True:
         logits = _logits(rng)
         top_p = None

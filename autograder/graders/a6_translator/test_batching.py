@@ -123,6 +123,7 @@ def test_collate_pads_on_the_right(student, rng):
 
 
 def _other_side(side: int) -> checks.Mistake:
+    """The mistake of a ``side`` (0: source, 1: target) filled from the other side's items."""
     names = (("source", "target"), ("origen", "destino"))
     return checks.Mistake(
         f"the {names[0][side]} batch is filled from the {names[0][1 - side]} items (item[{1 - side}] where "
