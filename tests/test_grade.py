@@ -76,6 +76,7 @@ def _verdicts(graded, assignment):
     return {name: (t["score"], t["max_score"], t["output"]) for name, t in graded.tests(assignment).items()}
 
 
+@pytest.mark.full_only  # the fast tier grades its mutants and correct submissions several to a run all the same
 def test_several_submissions_get_the_verdicts_they_get_alone(graded_solutions, graded_stubs, tmp_path):
     """Graded in one run (one grading process, a student process each), do the solutions,
     a submission whose process exits in the middle of grading and the stubs each get

@@ -204,6 +204,7 @@ def test_requirements_resolve_on_gradescope_pythons(tmp_path, autograder_zip, py
     assert chosen["torch"] == gradescope.TORCH_VERSION and "nbgrader" in chosen and "sacrebleu" in chosen
 
 
+@pytest.mark.full_only  # the fast tier: test_uploads.py reads every upload shape
 def test_run_autograder_grades_each_upload_shape(gradescope_root):
     """Does run_autograder give the solutions full marks (in folders and flat), the stubs 0,
     and an empty or foreign upload a valid results.json with a visible explanation?"""

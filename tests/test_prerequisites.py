@@ -4,10 +4,13 @@ import base64
 import os
 import shutil
 
+import pytest
+
 from autograder.stubs import solution_texts
 from helpers import ASSIGNMENTS, SOLUTIONS, make_submission, run_grade
 
 
+@pytest.mark.full_only  # grades all six assignments; the fast tier: test_grade.py's broken a1 keeping a2's points
 def test_broken_early_assignments_do_not_cost_later_ones(tmp_path):
     """With a1 and a2 broken and a3 untouched stubs, do a1-a3 lose points while a4 keeps all of its own?"""
     sub = make_submission(tmp_path / "sub", {
