@@ -1,7 +1,8 @@
 """Shared pieces of the a5 decoding graders (not a test module): random reference models
-sent to the student's process as model specs, and plain (uncached) greedy and beam
-decoders run in the grading process, each able to reproduce a classic mistake so that a
-failed check can name the one the student's tokens match.
+sent to the student's process as model specs, and plain greedy and beam decoders (no
+key/value cache; the beam searches share each prefix's logits) run in the grading process,
+each able to reproduce a classic mistake so that a failed check can name the one the
+student's tokens match.
 """
 
 import itertools
@@ -91,18 +92,38 @@ def lp(length, alpha):
     return ((5 + length) / 6) ** alpha
 
 
+class _Prefixes:
+    """The next-token logits of one source row after each target prefix, each computed once:
+    the right search and the mistaken ones mostly extend the same prefixes."""
+
+    @torch.no_grad()
+    def __init__(self, model, row):
+        self.model, self.known = model, {}
+        self.memory, self.src_mask = model.encode(row)
+
+    @torch.no_grad()
+    def logits(self, tokens: torch.Tensor) -> torch.Tensor:  # (n, t) prefixes -> (n, V)
+        keys = [tuple(p) for p in tokens.tolist()]
+        new = [i for i, key in enumerate(keys) if key not in self.known]
+        if new:
+            n = len(new)
+            out = self.model.decode(tokens[new], self.memory.expand(n, -1, -1),
+                                    self.src_mask.expand(n, -1, -1, -1))[:, -1]  # (n, V)
+            self.known.update((keys[i], row) for i, row in zip(new, out))
+        return torch.stack([self.known[key] for key in keys])
+
+
 @torch.no_grad()
-def _finished(model, row, k, max_len, mistake):
-    """Beam search on one source row: every finished hypothesis as (summed score, ids), in
-    the order they finish, and whether no pruning decision was a near-tie. The length
-    penalty only ranks finished hypotheses, so these do not depend on it."""
-    memory, src_mask = model.encode(row)
+def _finished(prefixes, k, max_len, mistake):
+    """Beam search on one source row (``prefixes`` gives its decoder's logits): every
+    finished hypothesis as (summed score, ids), in the order they finish, and whether no
+    pruning decision was a near-tie. The length penalty only ranks finished hypotheses, so
+    these do not depend on it."""
     tokens = torch.full((1, 1), SOS)
     scores = torch.zeros(1, dtype=torch.float64)
     finished, clear = [], True
     for step in range(1, max_len + 1):
-        n = tokens.size(0)
-        logits = model.decode(tokens, memory.expand(n, -1, -1), src_mask.expand(n, -1, -1, -1))[:, -1]
+        logits = prefixes.logits(tokens)
         logp = (logits.softmax(-1) if mistake == "probs" else logits.log_softmax(-1)) + scores[:, None]
         V = logp.size(-1)
         # The candidates looked at: k, or k minus those finished (a beam that shrinks), or 2k
@@ -163,9 +184,9 @@ class Beams:
         # which hypotheses finish, and the bookkeeping mistakes asked for (only where tested).
         self.rows, self.lists = [], {m: [] for m in (None, "keep_expanding", "probs", *bookkeeping)}
         for b in range(src.size(0)):
-            found = {}
+            found, prefixes = {}, _Prefixes(model, src[b:b + 1])
             for m in self.lists:
-                found[m], clear = _finished(model, src[b:b + 1], k, max_len, m)
+                found[m], clear = _finished(prefixes, k, max_len, m)
                 if not clear:
                     break
             else:

@@ -59,11 +59,11 @@ def _search_greedy_case(rng, B, max_len, eos_bias, all_finish):
         model, spec = model_and_spec(rng, eos_bias=eos_bias(), sharpness=2.0)
         src, n, gap = source(rng, B), max_len(), []
         want = greedy(model, src, n, gap=gap)
-        if all_finish and not bool((want == EOS).any(dim=1).all()):
+        if min(gap) <= 1e-3 or (all_finish and not bool((want == EOS).any(dim=1).all())):
             continue
         outputs = [m.output() for m in greedy_mistakes(model, src, n)]
         # Each mistake gives its own tokens, so that the one named is the one made.
-        if min(gap) > 1e-3 and all(differs(o, want) and all(differs(o, other) for other in outputs[:i])
+        if all(differs(o, want) and all(differs(o, other) for other in outputs[:i])
                                    for i, o in enumerate(outputs)):
             return model, spec, src, n, want
 
@@ -138,7 +138,7 @@ def _first_token_case(rng, n):
     mistake moves the distribution of the first generated token beyond the tolerance."""
     while True:
         model, spec = model_and_spec(rng, sharpness=2.0)
-        src = source(rng, 1)
+        src = source(rng, 1, S=2)  # a short sentence: the n copies are encoded, at a cost in S
         temperature = (0.4 + 0.3 * torch.rand(1, generator=rng).item(), 1.6 + torch.rand(1, generator=rng).item())[
             checks.randint(rng, 0, 1)]
         with torch.no_grad():

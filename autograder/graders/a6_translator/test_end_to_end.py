@@ -14,8 +14,9 @@ The toy task, made up afresh from each run's seed:
 In the student's process: Vocab.build on each side, TranslationDataset, make_loader
 (batches of 32, shuffled by a seeded torch.Generator), a tiny reference Transformer
 (d_model 32, 2 heads, 1 layer, d_ff 64, no dropout; sized from the vocabularies this
-grader expects: 4 specials + 10 words per side), torch.optim.Adam (lr 3e-3), the
-student's fit for 10 epochs (3-4 s of one CPU core), then the student's translate
+grader expects: 4 specials + 10 words per side), torch.optim.Adam (lr 3e-3; foreach, the
+default loop's updates in fewer kernel calls, which cuts about an eighth of fit's time), the
+student's fit for 10 epochs (2-3 s of one CPU core), then the student's translate
 (greedy) on the test sentences. What comes back is plain data: the loss history, both
 vocabularies' itos lists, the trained parameters and the student's translations.
 
@@ -35,7 +36,9 @@ the classic mistakes (variants.py).
 
 The reference solution gets 95-100 % (mean 99.3 %) on each of the 45 run seeds tried
 (0-19, 100-119, 42, 1234, 2024, 7777, 31337), and its translate agreed with this
-process's on every sentence of every one of them.
+process's on every sentence of every one of them. With the foreach Adam, the same pipeline
+run in one process over those 45 seeds reached the same accuracies as with the default
+Adam (lowest 92.5 %, mean 98.9 %, both ways).
 """
 
 import pytest
@@ -176,7 +179,7 @@ def test_learns_a_toy_translation(student, rng):
         ["probe_state", "getattr", [{"$": "probe_opt"}, "state"], {}],
         ["bias_state", "$probe_state.get", [{"$": "bias"}, {}], {}],
         ["probe_grad", "$bias_state.get", ["momentum_buffer"], {}],
-        ["opt", "torch.optim.Adam", [{"$params": "model"}], {"lr": LR}],
+        ["opt", "torch.optim.Adam", [{"$params": "model"}], {"lr": LR, "foreach": True}],
         ["history", "training.fit", [{"$": "model"}, {"$": "loader"}, {"$": "opt"}, EPOCHS], {}],
         ["src_itos", "getattr", [{"$": "sv"}, "itos"], {}],
         ["tgt_itos", "getattr", [{"$": "tv"}, "itos"], {}],
