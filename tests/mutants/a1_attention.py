@@ -22,6 +22,18 @@ MUTANTS = {
         must_fail=[TABLE, CAUSAL_RANDOM, SHAPES, PADDING, GRADS],
         names="not divided by √d_k",
     ),
+    "scaled by sqrt(len(q))": Mutant(
+        "attention.py",
+        [("d_k = q.size(-1)", "d_k = len(q)")],
+        must_fail=[SHAPES, PADDING, GRADS],
+        names="divided by √len(q)",
+    ),
+    "rows that have keys get the zero scores": Mutant(
+        "attention.py",
+        [("scores = scores.masked_fill(~has_key, 0.0)", "scores = scores.masked_fill(has_key, 0.0)")],
+        must_fail=[PADDING],
+        names="attend uniformly to every key",
+    ),
     "scaled by sqrt(d_v)": Mutant(
         "attention.py",
         [("d_k = q.size(-1)", "d_k = v.size(-1)")],

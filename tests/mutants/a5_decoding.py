@@ -271,6 +271,12 @@ MUTANTS = {
         must_fail=["Do draws at temperature T follow"],
         names="only a temperature (0.7, no top-k or top-p) makes the call fail",
     ),
+    "no greedy case for temperature 0 (divides by it)": Mutant(
+        "sampling.py",
+        [("    if temperature == 0 or top_k == 1:\n", "    if top_k == 1:\n")],
+        must_fail=["Do temperature=0, top_k=1"],
+        names="only temperature=0 makes the call fail",
+    ),
     "greedy shortcut taken before the argument checks": Mutant(
         "sampling.py",
         [("    if temperature < 0:\n", "    if temperature == 0 or top_k == 1:\n        return logits.argmax(dim=-1)\n"

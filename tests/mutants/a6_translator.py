@@ -263,6 +263,14 @@ MUTANTS = {
         must_fail=["Does fit run"],
         names="last batch loss",
     ),
+    "fit divides by len(loader.dataset)": Mutant(
+        "training.py",
+        [
+            ("history.append(sum(losses) / len(losses))", "history.append(sum(losses) / len(loader.dataset))"),
+        ],
+        must_fail=["Does fit run"],
+        names="len(loader.dataset), the number of sentence pairs",
+    ),
     "evaluate without torch.no_grad()": Mutant(
         "training.py",
         [

@@ -26,7 +26,8 @@ def _attend(q, k, v, mask=None, mistake=None):
     """Attention in float64, or with one classic ``mistake`` (a key of MISTAKES); a query
     with no visible key gets zero weights."""
     q, k, v = q.double(), k.double(), v.double()
-    scale = {"no scale": 1.0, "sqrt d_v": math.sqrt(v.size(-1)), "d_k": q.size(-1)}.get(mistake, math.sqrt(q.size(-1)))
+    scale = {"no scale": 1.0, "sqrt d_v": math.sqrt(v.size(-1)), "d_k": q.size(-1),
+             "sqrt len": math.sqrt(len(q))}.get(mistake, math.sqrt(q.size(-1)))
     with warnings.catch_warnings():  # k.T on a batch: deprecated, and the mistake itself
         warnings.simplefilter("ignore")
         kt = k.T if mistake == "k.T" else k.transpose(-2, -1)
@@ -47,7 +48,8 @@ def _attend(q, k, v, mask=None, mistake=None):
             has_key = {"one key is none": mask.sum(-1, keepdim=True) > 1,
                        "has_key inverted": (~mask).any(-1, keepdim=True),
                        "has_key all": mask.all(-1, keepdim=True)}.get(mistake, mask.any(-1, keepdim=True))
-            weights = filled.masked_fill(~has_key, 0.0).softmax(dim).masked_fill(~has_key, 0.0)
+            empty = has_key if mistake == "keys zeroed" else ~has_key
+            weights = filled.masked_fill(empty, 0.0).softmax(dim).masked_fill(~has_key, 0.0)
     if mistake == "weights before masking":
         return weights @ v, scores.softmax(-1)
     return weights @ v, weights
@@ -104,6 +106,17 @@ MISTAKES = {
                     "no .all()"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
+    # Last, so that these name only what no other reading explains (len(q) may equal d_v).
+    "keys zeroed": ("the rows that do have a key get zero scores (masked_fill(has_key, 0.0)), so they attend "
+                    "uniformly to every key, masked ones too: zero the scores of the rows with no key, "
+                    "masked_fill(~has_key, 0.0)",
+                    "las filas que sí tienen clave reciben puntuaciones cero (masked_fill(has_key, 0.0)), así que "
+                    "atienden por igual a todas las claves, también a las enmascaradas: pon a cero las puntuaciones "
+                    "de las filas sin clave, masked_fill(~has_key, 0.0)"),
+    "sqrt len": ("the scores are divided by √len(q), the size of q's first axis (a batch, or the number of queries), "
+                 "instead of √d_k: d_k is the last axis, q.size(-1)",
+                 "las puntuaciones se dividen entre √len(q), el tamaño del primer eje de q (un lote, o el número de "
+                 "consultas), en lugar de √d_k: d_k es el último eje, q.size(-1)"),
 }
 
 

@@ -251,6 +251,14 @@ CRASH_STAGES = (
       "ningún token: ordena cada fila (dim=-1), quita un token solo cuando la probabilidad de los que van por "
       "delante alcanza p (cumsum - probs >= p, así el primero siempre queda) y devuelve el orden a lo largo de "
       "dim=-1 con los índices de la ordenación")),
+    # Last: a call at temperature 0 that fails while 0.7 works is the greedy case missing.
+    ({"temperature": 0.0},
+     ("only temperature=0 makes the call fail, while a plain call and temperature 0.7 work: temperature 0 means "
+      "greedy, so return logits.argmax(dim=-1) when temperature == 0, before dividing by it (`temperature is 0` "
+      "is False for 0.0)",
+      "solo temperature=0 hace fallar la llamada, y una llamada simple y la temperatura 0.7 funcionan: la "
+      "temperatura 0 significa voraz, así que devuelve logits.argmax(dim=-1) cuando temperature == 0, antes de "
+      "dividir por ella (`temperature is 0` es False para 0.0)")),
 )
 
 

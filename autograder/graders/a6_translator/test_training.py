@@ -43,6 +43,12 @@ FIT_LAST = ("fit keeps each epoch's last batch loss instead of the mean of its b
             "fit guarda la pérdida del último lote de cada época en lugar de la media de sus lotes")
 FIT_SUM = ("fit returns each epoch's sum of batch losses instead of their mean",
            "fit devuelve la suma de las pérdidas de los lotes de cada época en lugar de su media")
+FIT_PER_PAIR = ("fit divides the sum of its batch losses by len(loader.dataset), the number of sentence pairs; each "
+                "epoch's figure is the mean of its batch losses: divide by the number of batches (len(loader)), "
+                "since each batch loss is already a mean over its tokens",
+                "fit divide la suma de las pérdidas de sus lotes por len(loader.dataset), el número de pares de "
+                "frases; la cifra de cada época es la media de las pérdidas de sus lotes: divide por el número de "
+                "lotes (len(loader)), pues cada pérdida de lote ya es una media sobre sus tokens")
 FIT_RUNNING = ("fit's list of batch losses is never emptied between epochs, so each epoch's figure is the mean of "
                "every batch so far: start a new list (or total) at the top of each epoch",
                "la lista de pérdidas de fit nunca se vacía entre épocas, así que la cifra de cada época es la media "
@@ -104,8 +110,9 @@ def _same_run(atol, rtol):
 
 
 def _orders(batches, seed, epochs):
-    """The batch order of each epoch of DataLoader(batches, batch_size=None, shuffle=True)
-    with a generator seeded ``seed``, as the student's fit iterates it."""
+    """The batch order of each epoch of a DataLoader shuffling ``batches`` (batch_size=None,
+    shuffle=True, or a batch sampler that is one) with a generator seeded ``seed``, as the
+    student's fit iterates it."""
     loader = torch.utils.data.DataLoader(range(len(batches)), batch_size=None, shuffle=True,
                                          generator=torch.Generator().manual_seed(seed))
     return [[int(i) for i in loader] for _ in range(epochs)]
@@ -309,6 +316,12 @@ def test_fit(student, rng):
     seed = checks.randint(rng, 0, 10**6)
     while _orders(batches, seed, 2)[0] == _orders(batches, seed, 2)[1]:
         seed += 1
+    # Its dataset holds the batches' sentence pairs (rows) and a batch sampler groups them back
+    # into those batches, so that len(loader.dataset) is not the number of batches.
+    rows, groups = [], []
+    for src, tgt in batches:
+        groups.append(list(range(len(rows), len(rows) + src.size(0))))
+        rows += [[s, t] for s, t in zip(src, tgt)]
     # A pad_id that is not 0 (a label id of the batches, so that it shows) must reach train_step.
     pad = _common_label(batches)
     out = student.script([
@@ -316,8 +329,9 @@ def test_fit(student, rng):
         ["watch", "watch", [{"$": "model"}, {"$": "opt"}], {}],
         ["gen", "torch.Generator", [], {}],
         ["seeded", "$gen.manual_seed", [seed], {}],
-        ["loader", "torch.utils.data.DataLoader", [batches],
+        ["order", "torch.utils.data.DataLoader", [groups],
          {"batch_size": None, "shuffle": True, "generator": {"$": "gen"}}],
+        ["loader", "torch.utils.data.DataLoader", [rows], {"batch_sampler": {"$": "order"}}],
         ["history", "training.fit", [{"$": "model"}, {"$": "loader"}, {"$": "opt"}, epochs],
          {"pad_id": pad, "label_smoothing": eps}],
         ["watched", "$watch.take", [], {}],
@@ -339,7 +353,7 @@ def test_fit(student, rng):
 
     watched = []
     want, state = run(watched=watched)
-    what = (f"fit(model, a DataLoader shuffling 3 batches, SGD(momentum=0.9), epochs={epochs}, pad_id={pad}, "
+    what = (f"fit(model, a DataLoader shuffling 3 batches of {len(rows)} sentence pairs, SGD(momentum=0.9), epochs={epochs}, pad_id={pad}, "
             f"label_smoothing={eps})")
     history = out["history"]
     shape = variants.history_shape(history, epochs)
@@ -357,6 +371,7 @@ def test_fit(student, rng):
             run, [getattr(variants, name) for name in switches]) + [
             variants.mistake(*FIT_LAST, lambda: run(reduce=lambda losses: losses[-1])),
             variants.mistake(*FIT_SUM, lambda: run(reduce=sum)),
+            variants.mistake(*FIT_PER_PAIR, lambda: run(reduce=lambda losses: sum(losses) / len(rows))),
             variants.mistake(*FIT_RUNNING, lambda: run(reduce=_running_mean())),
             variants.mistake(*FIT_FROZEN, lambda: run(frozen=True)),
             variants.mistake(*FIT_PAD, lambda: run(pad_id=0))], _same_run(1e-8, 1e-6)).shaped(
