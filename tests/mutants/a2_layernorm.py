@@ -13,6 +13,13 @@ MUTANTS = {
         must_fail=["Does LayerNorm(3) give the course's outputs", "Are the variance biased", *OUTPUTS],
         names="the variance is unbiased",
     ),
+    "dropout on the output in training mode": Mutant(
+        "layernorm.py",
+        [(FORWARD, "        out = (x - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias\n"
+                   "        return torch.nn.functional.dropout(out, p=0.1, training=self.training)\n")],
+        must_fail=["Do gradients w.r.t. input, weight and bias"],
+        names="LayerNorm drops values in training mode",
+    ),
     "eps outside the square root": Mutant(
         "layernorm.py",
         [("torch.sqrt(var + self.eps)", "(torch.sqrt(var) + self.eps)")],

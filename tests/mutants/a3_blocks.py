@@ -17,6 +17,12 @@ MUTANTS = {
         must_fail=TABLES,
         names="sin and cos swapped",
     ),
+    "positional encoding with its own dropout": Mutant(
+        "positional.py",
+        [("        return x + self.pe[:T]", "        return torch.nn.functional.dropout(x + self.pe[:T], 0.1, self.training)")],
+        must_fail=["Does forward add pe[:T]"],
+        names="PositionalEncoding drops values in training mode",
+    ),
     "frequencies use i instead of 2i": Mutant(
         "positional.py",
         [

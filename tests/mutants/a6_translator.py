@@ -205,6 +205,13 @@ MUTANTS = {
         must_fail=["Does Vocab.build keep"],
         names="ties must be alphabetical",
     ),
+    "encode adds unknown words to stoi (setdefault)": Mutant(
+        "vocab.py",
+        [("ids = [self.stoi.get(word, self.unk_id) for word in sentence.split()]",
+          "ids = [self.stoi.setdefault(word, self.unk_id) for word in sentence.split()]")],
+        must_fail=["Does encode map unknown words to <unk>"],
+        names="encode adds the unknown words to stoi",
+    ),
     "encode drops unknown words": Mutant(
         "vocab.py",
         [

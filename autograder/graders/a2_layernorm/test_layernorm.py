@@ -126,6 +126,11 @@ def _random_case(rng, dims):
     return shape, x, weight, bias
 
 
+DROPOUT = checks.Mistake(
+    "LayerNorm drops values in training mode: a LayerNorm has no dropout (nn.LayerNorm computes the same in "
+    "model.train() and model.eval()); the dropout of a sub-layer belongs to the layer that uses the LayerNorm",
+    "LayerNorm anula valores en modo de entrenamiento: una LayerNorm no tiene dropout (nn.LayerNorm calcula lo "
+    "mismo con model.train() y model.eval()); el dropout de una subcapa va en la capa que usa la LayerNorm")
 NAMES = checks.Mistake("the parameters must be called weight and bias, like in torch.nn.LayerNorm",
                        "los parámetros deben llamarse weight y bias, como en torch.nn.LayerNorm")
 
@@ -297,21 +302,39 @@ def _grads(x, weight, bias, grad_output, n, mistake=None):
     return xr.grad, wr.grad, br.grad
 
 
+def _drops_in_training(student, normalized_shape, weight, bias) -> bool:
+    """Whether the student's LayerNorm in training mode gives an inverted dropout of the right
+    output, on an input large enough (64 rows) that some value is dropped whatever the rate."""
+    x = torch.randn(64, *weight.shape, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    try:
+        got = _module(student, normalized_shape, state={"weight": weight, "bias": bias}, inputs=[x],
+                      dtype="float64", train=True).get("output")
+    except checks.CheckFailure:
+        return False
+    want = F.layer_norm(x, weight.shape, weight, bias, 1e-5)
+    return (isinstance(got, torch.Tensor) and got.shape == want.shape
+            and checks.dropout_rate(got.double(), want, 1e-9) is not None)
+
+
 @pytest.mark.points(2)
 def test_gradients(student, rng):
-    """Do gradients w.r.t. input, weight and bias match torch's layer_norm, and a float64 output stay float64? / ¿Coinciden los gradientes respecto a la entrada, weight y bias con layer_norm de torch, y sigue en float64 una salida float64?"""
+    """Do gradients w.r.t. input, weight and bias match torch's layer_norm, and a float64 output stay float64, in training mode? / ¿Coinciden los gradientes respecto a la entrada, weight y bias con layer_norm de torch, y sigue en float64 una salida float64, en modo de entrenamiento?"""
     for dims in (1, 2):
         shape, x, weight, bias = _random_case(rng, dims)
         normalized_shape = shape[0] if dims == 1 else shape
         grad_output = checks.randn(rng, x.shape)
+        # In training mode, as a model being trained calls it: LayerNorm computes the same there.
         report = _module(student, normalized_shape, state={"weight": weight, "bias": bias}, inputs=[x],
-                         grad_output=grad_output, dtype="float64")
+                         grad_output=grad_output, dtype="float64", train=True)
         # A float64 input is computed and returned in float64, as torch's LayerNorm does: no cast
         # inside forward (a float32 detour leaves errors of ~1e-7, far above this tolerance).
+        want = F.layer_norm(x, weight.shape, weight, bias, 1e-5)
         try:
-            checks.close(report.get("output"), F.layer_norm(x, weight.shape, weight, bias, 1e-5),
-                         f"LayerNorm({normalized_shape}) output for a float64 input {tuple(x.shape)}", 1e-9, 1e-9)
+            checks.close(report.get("output"), want, f"LayerNorm({normalized_shape}) output for a float64 input "
+                         f"{tuple(x.shape)} in training mode", 1e-9, 1e-9)
         except checks.CheckFailure as failure:
+            if _drops_in_training(student, normalized_shape, weight, bias):
+                raise failure.naming(DROPOUT) from None
             raise failure.shaped(stages.stage_difference(report.get("output"), x, weight, bias, 1e-5, dims)) from None
         want = _grads(x, weight, bias, grad_output, dims)
         grads = report.get("input_grads")

@@ -303,9 +303,16 @@ def test_random_table(student, rng):
                 _tolerance(max_len), d_model, max_len)
 
 
+DROPOUT = checks.Mistake(
+    "PositionalEncoding drops values in training mode: this course's PositionalEncoding(d_model, max_len) has no "
+    "dropout; the Transformer applies dropout to the sum of embeddings and positions itself (section 5.4)",
+    "PositionalEncoding anula valores en modo de entrenamiento: la PositionalEncoding(d_model, max_len) del curso "
+    "no tiene dropout; el Transformer aplica el dropout a la suma de embeddings y posiciones (sección 5.4)")
+
+
 @pytest.mark.points(1)
 def test_forward_adds_positions(student, rng):
-    """Does forward add pe[:T] to every sequence, for T below max_len, and let the gradient through to x? / ¿Suma forward pe[:T] a cada secuencia, con T menor que max_len, y deja pasar el gradiente hasta x?"""
+    """Does forward add pe[:T] to every sequence, for T below max_len, and let the gradient through to x, also in training mode? / ¿Suma forward pe[:T] a cada secuencia, con T menor que max_len, y deja pasar el gradiente hasta x, también en modo de entrenamiento?"""
     d_model, max_len = 2 * checks.randint(rng, 2, 16), checks.randint(rng, 20, 60)
     pe = table(d_model, max_len)
     # One sequence first, then a batch: T >= 2 and B = 1 show a table indexed by the batch
@@ -341,11 +348,32 @@ def test_forward_adds_positions(student, rng):
         check_table(report.get("output"), want, f"PositionalEncoding({d_model}, {max_len})(x of shape {(B, T, d_model)})",
                     1e-5, d_model, max_len, slice(0, T), x=x, mistakes=forward_mistakes)
     checks.inputs_unchanged(student, PE, [x], f"PositionalEncoding({d_model}, {max_len})(x)", init_args=[d_model, max_len])
-    # x + pe passes the gradient through unchanged: the embeddings below must learn.
+    # x + pe passes the gradient through unchanged: the embeddings below must learn. In training
+    # mode, as a model being trained calls it (the dropout after the positions is the Transformer's).
     grad_output = torch.randn(x.shape, generator=rng)
-    grads = student.module(PE, d_model, max_len, inputs=[x], grad_output=grad_output).get("input_grads")
-    checks.close(grads[0] if isinstance(grads, list) and grads else None, grad_output,
-                 f"gradient w.r.t. x of PositionalEncoding({d_model}, {max_len})", atol=1e-6, rtol=1e-6)
+    grads = student.module(PE, d_model, max_len, inputs=[x], grad_output=grad_output, train=True).get("input_grads")
+    got = grads[0] if isinstance(grads, list) and grads else None
+    try:
+        checks.close(got, grad_output, f"gradient w.r.t. x of PositionalEncoding({d_model}, {max_len}) in training mode",
+                     atol=1e-6, rtol=1e-6)
+    except checks.CheckFailure as failure:
+        if _drops_in_training(student, d_model, max_len):
+            raise failure.naming(DROPOUT) from None
+        raise
+
+
+def _drops_in_training(student, d_model, max_len) -> bool:
+    """Whether the gradient w.r.t. x in training mode is an inverted dropout of the gradient
+    from above, on an input large enough (8 x 16 positions) that some value is dropped."""
+    g = torch.Generator().manual_seed(0)
+    x, grad_output = torch.randn(8, 16, d_model, generator=g), torch.randn(8, 16, d_model, generator=g)
+    try:
+        grads = student.module(PE, d_model, max_len, inputs=[x], grad_output=grad_output, train=True).get("input_grads")
+    except checks.CheckFailure:
+        return False
+    got = grads[0] if isinstance(grads, list) and grads else None
+    return (isinstance(got, torch.Tensor) and got.shape == grad_output.shape
+            and checks.dropout_rate(got, grad_output, 1e-6) is not None)
 
 
 @pytest.mark.points(1)

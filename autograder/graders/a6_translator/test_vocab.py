@@ -155,7 +155,7 @@ def _unchecked_id(bad: int, size: int, error: dict | None) -> checks.Mistake:
 
 @pytest.mark.points(2)
 def test_encode_and_decode(student, rng):
-    """Does encode map unknown words to <unk> and add <sos>/<eos> on request, and decode drop <pad>/<sos>/<eos>? / ¿Codifica encode las palabras desconocidas como <unk> y añade <sos>/<eos> si se pide, y quita decode <pad>/<sos>/<eos>?"""
+    """Does encode map unknown words to <unk> (leaving the vocabulary unchanged) and add <sos>/<eos> on request, and decode drop <pad>/<sos>/<eos>? / ¿Codifica encode las palabras desconocidas como <unk> (sin cambiar el vocabulario) y añade <sos>/<eos> si se pide, y quita decode <pad>/<sos>/<eos>?"""
     Vocab = reference.load("vocab").Vocab
     words = made_up(rng, checks.randint(rng, 6, 12))
     unknown = made_up(rng, 3, taken=words)
@@ -169,6 +169,7 @@ def test_encode_and_decode(student, rng):
     steps = [["v", "vocab.Vocab", [words], {}], ["itos", "getattr", [{"$": "v"}, "itos"], {}]]
     steps += [[f"e{i}", "$v.encode", [s], {}] for i, s in enumerate(sentences)]
     steps += [[f"s{i}", "$v.encode", [s], {"add_sos_eos": True}] for i, s in enumerate(sentences)]
+    steps += [["stoi", "getattr", [{"$": "v"}, "stoi"], {}]]  # after encoding unknown words
     steps += [[f"d{i}", "$v.decode", [ids], {}] for i, ids in enumerate(id_lists)]
     steps += [["dt", "$v.decode", [tensor_ids], {}]]
     out = student.script(steps, returns=[step[0] for step in steps[1:]])
@@ -207,6 +208,18 @@ def test_encode_and_decode(student, rng):
             variants.mistake(specials.en, specials.es, lambda: lambda got: specials.output()(got["itos"])),
             variants.mistake(*variants.UNKNOWN_DROPPED, lambda: lambda got: encodes(False)),
             variants.mistake(*variants.DECODE_KEEPS, lambda: decodes_keeping)], _matches) from None
+    # Looking an unknown word up leaves the vocabulary as it was (stoi.get, not setdefault).
+    grown = set(out["stoi"]) - set(v.stoi) if isinstance(out["stoi"], dict) else set()
+    ours = [w for w in unknown if w in grown]  # only this grader's own words are quoted back
+    checks.expect(not grown, f"after encode() of sentences with unknown words, Vocab.stoi holds {len(grown)} more entries"
+                  f"{' (' + ', '.join(map(repr, ours)) + ')' if ours else ''}; encode must not change the vocabulary",
+                  f"tras encode() de frases con palabras desconocidas, Vocab.stoi tiene {len(grown)} entradas más; "
+                  "encode no debe cambiar el vocabulario",
+                  mistake=checks.Mistake(
+                      "encode adds the unknown words to stoi (stoi.setdefault(word, unk_id), or stoi[word] = unk_id): "
+                      "look them up with stoi.get(word, unk_id), which leaves the vocabulary unchanged",
+                      "encode añade las palabras desconocidas a stoi (stoi.setdefault(word, unk_id), o stoi[word] = "
+                      "unk_id): búscalas con stoi.get(word, unk_id), que deja el vocabulario sin cambios"))
     # An empty sentence is framed too: a target of no words is still <sos> <eos>.
     empty = student.script([["v", "vocab.Vocab", [words], {}], ["e", "$v.encode", [""], {"add_sos_eos": True}]],
                            returns=["e"])["e"]
