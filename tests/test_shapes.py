@@ -56,6 +56,15 @@ def test_offsets_are_named_by_the_tensor_they_equal():
     assert "same vector at every position" in _say(e + _x(8, seed=3), e)
 
 
+def test_named_tensors_are_named_in_spanish_in_the_spanish_text():
+    """Does the Spanish reading of an offset name the tensor in Spanish (no English left inside)?"""
+    x, sub = _x(2, 4, 8), _x(2, 4, 8, seed=1)
+    for name, nombre in (("the output of self.self_attn", "la salida de self.self_attn"),
+                         ("the layer's input x", "la entrada x de la capa")):
+        en, es = shapes.explain(x, x + sub, shapes.Hints(tensors={name: sub}))
+        assert name in en and nombre in es and "the " not in es, (en, es)
+
+
 def test_shifts_and_normalisation_axes_are_named():
     """Is a shift by one position and a softmax over the wrong axis recognised?"""
     e = _x(2, 6, 4)

@@ -245,10 +245,23 @@ def _factor(a, e, hints):
             "(una constante equivocada, o un escalado que falta o se aplica dos veces)")
 
 
+# The Spanish of the names graders give Hints.tensors (English), by their beginning.
+_ES_NAMES = {"the output of ": "la salida de ", "the layer's input x": "la entrada x de la capa",
+             "the memory": "la memoria", "the norm's input": "la entrada de la norma",
+             "the positional encoding": "la codificación posicional",
+             "the token embedding": "el embedding de los tokens", "the query": "la consulta",
+             "the input x": "la entrada x"}
+
+
+def _es_name(name: str) -> str:
+    return next((es + name[len(en):] for en, es in _ES_NAMES.items() if name.startswith(en)), name)
+
+
 def _offset(a, e, hints):
     d = a - e
     scale = max(e.abs().max().item(), 1e-12)
     for name, t in hints.tensors.items():
+        nombre = _es_name(name)
         t, weight = t if isinstance(t, tuple) else (t, None)
         try:
             t = t.double().expand_as(d)
@@ -262,23 +275,23 @@ def _offset(a, e, hints):
         if abs(k - 1) <= 1e-3:
             return (f"the output is the expected one plus {name}: {name} is added where it does not belong, or "
                     "twice (a residual connection or a bias counted once too often)",
-                    f"la salida es la esperada más {name}: {name} se suma donde no corresponde, o dos veces "
+                    f"la salida es la esperada más {nombre}: {nombre} se suma donde no corresponde, o dos veces "
                     "(una conexión residual o un sesgo contado una vez de más)")
         if abs(k + 1) <= 1e-3:
             return (f"the output is the expected one minus {name}: {name} is never added (a missing residual "
                     "connection or bias)",
-                    f"la salida es la esperada menos {name}: {name} nunca se suma (falta una conexión residual "
+                    f"la salida es la esperada menos {nombre}: {nombre} nunca se suma (falta una conexión residual "
                     "o un sesgo)")
         if weight is not None:
             got, want = weight + k, _name_constant(weight, hints) or _fmt(weight)
             got_name = f"{_fmt(got)} = {_name_constant(got, hints)}" if _name_constant(got, hints) else _fmt(got)
             return (f"{name} enters the output multiplied by {got_name} instead of {want}: a scaling of it that "
                     "is wrong, missing or applied twice",
-                    f"{name} entra en la salida multiplicado por {got_name.replace('.', ',')} en lugar de {want}: "
+                    f"{nombre} entra en la salida multiplicado por {got_name.replace('.', ',')} en lugar de {want}: "
                     "un escalado suyo incorrecto, que falta o se aplica dos veces")
         return (f"the output is the expected one plus {_fmt(k)} × {name}: {name} enters with the wrong weight "
                 "(a scaling of it missing, doubled or wrong)",
-                f"la salida es la esperada más {_es(k)} × {name}: {name} entra con el peso equivocado (un "
+                f"la salida es la esperada más {_es(k)} × {nombre}: {nombre} entra con el peso equivocado (un "
                 "escalado suyo que falta, se duplica o es incorrecto)")
     if d.abs().max().item() <= REL * scale:
         return None
