@@ -353,8 +353,8 @@ def test_fit(student, rng):
 
     watched = []
     want, state = run(watched=watched)
-    what = (f"fit(model, a DataLoader shuffling 3 batches of {len(rows)} sentence pairs, SGD(momentum=0.9), epochs={epochs}, pad_id={pad}, "
-            f"label_smoothing={eps})")
+    what = (f"fit(model, a DataLoader shuffling 3 batches of {len(rows)} sentence pairs, SGD(momentum=0.9), "
+            f"epochs={epochs}, pad_id={pad}, label_smoothing={eps})")
     history = out["history"]
     shape = variants.history_shape(history, epochs)
     try:
