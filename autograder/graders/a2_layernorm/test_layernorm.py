@@ -331,9 +331,9 @@ def test_gradients(student, rng):
                          grad_output=grad_output, dtype="float64", train=True)
         # A float64 input is computed and returned in float64, as torch's LayerNorm does: no cast
         # inside forward (a float32 detour leaves errors of ~1e-7, far above this tolerance).
-        want = F.layer_norm(x, weight.shape, weight, bias, 1e-5)
+        output = F.layer_norm(x, weight.shape, weight, bias, 1e-5)
         try:
-            checks.close(report.get("output"), want, f"LayerNorm({normalized_shape}) output for a float64 input "
+            checks.close(report.get("output"), output, f"LayerNorm({normalized_shape}) output for a float64 input "
                          f"{tuple(x.shape)} in training mode", 1e-9, 1e-9)
         except checks.CheckFailure as failure:
             if _drops_in_training(student, normalized_shape, weight, bias):

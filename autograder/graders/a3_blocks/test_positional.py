@@ -351,8 +351,7 @@ def test_forward_adds_positions(student, rng):
     # x + pe passes the gradient through unchanged: the embeddings below must learn. In training
     # mode, as a model being trained calls it (the dropout after the positions is the Transformer's).
     grad_output = torch.randn(x.shape, generator=rng)
-    grads = student.module(PE, d_model, max_len, inputs=[x], grad_output=grad_output, train=True).get("input_grads")
-    got = grads[0] if isinstance(grads, list) and grads else None
+    got = _grad_wrt_x(student, d_model, max_len, x, grad_output)
     try:
         checks.close(got, grad_output, f"gradient w.r.t. x of PositionalEncoding({d_model}, {max_len}) in training mode",
                      atol=1e-6, rtol=1e-6)
@@ -362,16 +361,21 @@ def test_forward_adds_positions(student, rng):
         raise
 
 
+def _grad_wrt_x(student, d_model, max_len, x, grad_output):
+    """The gradient w.r.t. x of the student's PositionalEncoding in training mode, or None."""
+    grads = student.module(PE, d_model, max_len, inputs=[x], grad_output=grad_output, train=True).get("input_grads")
+    return grads[0] if isinstance(grads, list) and grads else None
+
+
 def _drops_in_training(student, d_model, max_len) -> bool:
     """Whether the gradient w.r.t. x in training mode is an inverted dropout of the gradient
     from above, on an input large enough (8 x 16 positions) that some value is dropped."""
     g = torch.Generator().manual_seed(0)
     x, grad_output = torch.randn(8, 16, d_model, generator=g), torch.randn(8, 16, d_model, generator=g)
     try:
-        grads = student.module(PE, d_model, max_len, inputs=[x], grad_output=grad_output, train=True).get("input_grads")
+        got = _grad_wrt_x(student, d_model, max_len, x, grad_output)
     except checks.CheckFailure:
         return False
-    got = grads[0] if isinstance(grads, list) and grads else None
     return (isinstance(got, torch.Tensor) and got.shape == grad_output.shape
             and checks.dropout_rate(got, grad_output, 1e-6) is not None)
 
