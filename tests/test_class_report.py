@@ -158,6 +158,7 @@ def make_class(folder: Path) -> None:
         (folder / "zoe" / A1 / path.name).write_text(disguise(path.read_text(encoding="utf-8")), encoding="utf-8")
 
 
+@pytest.mark.full_only  # the fast tier: the page's content, above, and grade-class in test_grade_class.py
 @pytest.mark.xdist_group("grade_class")
 def test_grade_class_report_in_a_browser(tmp_path):
     """After `grade-class`, does Chromium show the plots with bars, the missing √d_k as the

@@ -254,6 +254,7 @@ def _scores(data):
 NOTEBOOKS = {a: f"{a}.ipynb" for a in ONLY}
 
 
+@pytest.mark.full_only  # the fast tier: test_uploads.py turns every notebook upload into the module form
 def test_run_autograder_grades_course_notebooks_like_their_modules(gradescope_root):
     """Does a notebook upload (solved, or solved beside the release's untouched module
     stubs) get exactly the per-test scores of the same code handed in as modules?"""

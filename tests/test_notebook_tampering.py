@@ -9,7 +9,6 @@ import shutil
 import pytest
 from test_nbgrader_loop import LANG, SEED, TRACEBACK_LINE, _cli
 
-import helpers
 from autograder import course
 from autograder.authoring import release
 from autograder.notebooks import build as notebooks
@@ -283,21 +282,16 @@ TRICKS = [
 ]
 
 
-# The fast tier's tricks: the gradebook rewrite, and the loop that ignores interrupts (the
-# plain loop and the printed grader have assertions of their own in the full tier).
-FAST_TRICKS = ("gradebook", "stubborn_loop")
-
-
+@pytest.mark.full_only  # the fast tier: the kernel-tampering refusal above, and the scans' unit tests
 def test_tampering_notebooks_gain_nothing(tmp_path, built_course):
     """With the real nbgrader CLI, does each tampering notebook (a patched torch.allclose, a
     silenced excepthook, results equal to anything, a cell that sets every grade in the
     gradebook to 99, os._exit, an endless loop, one that ignores interrupts, the reference
     loaded from disk, a grader printed) score no
     more than its honest twin, leave every other student's grade alone, and show no hidden
-    line in its feedback? (The fast tier hands in FAST_TRICKS only.)"""
+    line in its feedback?"""
     from autograder.notebooks import sandboxed
 
-    tricks = [t for t in TRICKS if helpers.FULL or t[0] in FAST_TRICKS]
 
     course_dir, a, name, source, released = _a1_course(tmp_path, built_course)
     by_id = {c["metadata"]["nbgrader"]["grade_id"]: c for c in source["cells"]}
@@ -307,7 +301,7 @@ def test_tampering_notebooks_gain_nothing(tmp_path, built_course):
         if grade_id.startswith("code-masks-"):
             cell["source"] = by_id[grade_id]["source"]
     submissions = {"solved": source, "honest": honest}
-    for student, where, code in tricks:
+    for student, where, code in TRICKS:
         nb = json.loads(json.dumps(honest))
         if where == "cell":
             nb["cells"].insert(2, {"cell_type": "code", "execution_count": None, "id": f"trick-{student}",
@@ -330,7 +324,7 @@ def test_tampering_notebooks_gain_nothing(tmp_path, built_course):
     points = sum(t.points for t in notebooks.grader_tests(a).values())
     print({s: scores[s] for s in submissions})
     assert scores["solved"] == points and 0 < scores["honest"] < points
-    for student, _, _ in tricks:
+    for student, _, _ in TRICKS:
         assert scores[student] <= scores["honest"], (student, scores)
     # A cell that outlasts --cell-timeout and ignores the interrupt holds up nobody else: that
     # notebook is shown without running it, and graded in the sandbox like the others.
