@@ -216,4 +216,26 @@ MUTANTS = {
         must_fail=["Is target_mask the (B, 1, T, T) AND"],
         names="leading axes",
     ),
+    "returned weights detached (weights.detach(), for plotting)": Mutant(
+        "attention.py",
+        [("    output = weights @ v  # (..., T_q, d_v)\n    return output, weights\n",
+          "    output = weights @ v  # (..., T_q, d_v)\n    return output, weights.detach()\n")],
+        must_fail=["Do gradients w.r.t. q, k and v match"],
+        names="cut off from the graph",
+    ),
+    "masked self-attention runs under torch.no_grad() (only the table was in mind)": Mutant(
+        "attention.py",
+        [("    Z, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(Q.size(0), device=Q.device))\n",
+          "    with torch.no_grad():\n"
+          "        Z, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(Q.size(0), device=Q.device))\n")],
+        must_fail=["Is masked_self_attention causal attention on random"],
+        names="cut off from the graph",
+    ),
+    "a mask with no allowed key skipped (if mask is not None and mask.any())": Mutant(
+        "attention.py",
+        [("    if mask is not None:\n        scores = scores.masked_fill(~mask, float(\"-inf\"))",
+          "    if mask is not None and mask.any():\n        scores = scores.masked_fill(~mask, float(\"-inf\"))")],
+        must_fail=["Does a query with every key masked give zeros"],
+        names="`if mask.any():` shortcut",
+    ),
 }

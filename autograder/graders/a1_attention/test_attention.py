@@ -35,7 +35,7 @@ def _attend(q, k, v, mask=None, mistake=None):
     if mistake == "softmax twice":
         scores = scores.softmax(-1)
     dim = -2 if mistake == "softmax over queries" else -1
-    if mask is None:
+    if mask is None or (mistake == "empty mask skipped" and not mask.any()):
         weights = scores.softmax(dim)
     elif mistake == "mask after softmax":
         weights = scores.softmax(dim).masked_fill(~mask, 0.0)
@@ -104,6 +104,13 @@ MISTAKES = {
                     "una consulta se trata como sin claves en cuanto una de sus claves está enmascarada, así que su "
                     "fila recibe pesos cero: tiene clave cuando alguna está permitida, mask.any(dim=-1, keepdim=True), "
                     "no .all()"),
+    # Before "weights before masking", which reads an all-False mask the same way.
+    "empty mask skipped": ("a mask with no allowed key at all is skipped (an `if mask.any():` shortcut), so every "
+                           "query attends to every key: apply the mask whatever it holds; a query with no key gets "
+                           "zero weights",
+                           "una máscara sin ninguna clave permitida se omite (un atajo `if mask.any():`), así que cada "
+                           "consulta atiende a todas las claves: aplica la máscara tenga lo que tenga; una consulta "
+                           "sin claves recibe pesos cero"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
     # Last, so that these name only what no other reading explains (len(q) may equal d_v).
@@ -265,13 +272,21 @@ def test_course_table(student, course_data, rng):
 
 @pytest.mark.points(1)
 def test_masked_self_attention_random(student, course_data, rng):
-    """Is masked_self_attention causal attention on random Q, K, V, also for one position? / ¿Es masked_self_attention atención causal con Q, K, V aleatorias, también para una posición?"""
+    """Is masked_self_attention causal attention on random Q, K, V, also for one position, with its gradients? / ¿Es masked_self_attention atención causal con Q, K, V aleatorias, también para una posición, con sus gradientes?"""
     T, d = checks.randint(rng, 2, 10), checks.randint(rng, 2, 8)
     Q, K, V = _qkv(rng, (), T, T, d, d)
     _msa(student, Q, K, V, f"Z for T={T}, d={d}", course_data("a1_attention/masked_self_attention.json"))
     # One position: Z is still (1, d), its row V's (it sees only itself).
     Q, K, V = _qkv(rng, (), 1, 1, d, d)
     _msa(student, Q, K, V, f"Z for T=1, d={d}", course_data("a1_attention/masked_self_attention.json"))
+    # A layer of a model, not only the table's printer: gradients flow (no torch.no_grad() inside).
+    Q, K, V = _qkv(rng, (), T, T, d, d, dtype=torch.float64)
+    grad_output = checks.randn(rng, T, d)
+    _, grads = student.grad("attention.masked_self_attention", Q, K, V, wrt=(0, 1, 2), grad_output=grad_output)
+    leaves = [x.clone().requires_grad_(True) for x in (Q, K, V)]
+    _attend(*leaves, torch.ones(T, T).tril().bool())[0].backward(grad_output)
+    for name, got, leaf in zip("QKV", grads, leaves):
+        _close(got, leaf.grad, f"gradient of Z (T={T}, d={d}) w.r.t. {name}", [], atol=1e-8, rtol=1e-5)
 
 
 @pytest.mark.points(2)
@@ -358,7 +373,7 @@ def test_square_mask_broadcasts(student, rng):
 
 @pytest.mark.points(1)
 def test_fully_masked_query(student, rng):
-    """Does a query with every key masked give zeros, not NaN, and leave other rows intact? / ¿Da ceros (no NaN) una consulta sin claves visibles, sin alterar las demás filas?"""
+    """Does a query with every key masked give zeros, not NaN, and leave other rows intact, and a mask with no key at all only zeros? / ¿Da ceros (no NaN) una consulta sin claves visibles, sin alterar las demás filas, y una máscara sin ninguna clave solo ceros?"""
     q, k, v = _qkv(rng, (2,), 4, 5, 6, 3)
     mask = torch.rand(2, 4, 5, generator=rng) < 0.7
     mask[..., 0] = True
@@ -369,17 +384,19 @@ def test_fully_masked_query(student, rng):
     checks.inputs_unchanged(student, "attention.scaled_dot_product_attention", [q, k, v, mask],
                             "scaled_dot_product_attention(q, k, v, mask)")
     _check_attention(student, q, k, v, mask)
+    _check_attention(student, q, k, v, torch.zeros(4, 5, dtype=torch.bool))  # no query has a key: all zeros
 
 
-def _grads(q, k, v, mask, grad_output, mistake=None):
+def _grads(q, k, v, mask, grad_output, mistake=None, output=0):
+    """Gradients w.r.t. q, k and v of ``grad_output`` through the output (``output=0``) or the weights (1)."""
     qr, kr, vr = (t.clone().requires_grad_(True) for t in (q, k, v))
-    _attend(qr, kr, vr, mask, mistake)[0].backward(grad_output)
+    _attend(qr, kr, vr, mask, mistake)[output].backward(grad_output)
     return qr.grad, kr.grad, vr.grad
 
 
 @pytest.mark.points(1)
 def test_gradients(student, rng):
-    """Do gradients w.r.t. q, k and v match, also through a fully masked row? / ¿Coinciden los gradientes respecto a q, k y v, también con una fila sin claves?"""
+    """Do gradients w.r.t. q, k and v match, also through a fully masked row and through the returned weights? / ¿Coinciden los gradientes respecto a q, k y v, también con una fila sin claves y a través de los pesos devueltos?"""
     q, k, v = _qkv(rng, (2,), 4, 5, 6, 3, dtype=torch.float64)
     mask = torch.ones(2, 4, 5, dtype=torch.bool)
     mask[0, 1, :] = False
@@ -393,3 +410,11 @@ def test_gradients(student, rng):
     for i, (name, got) in enumerate(zip("qkv", grads)):
         _close(got, want[i], f"gradient w.r.t. {name}",
                _mistakes(lambda key, i=i: _grads(q, k, v, mask, grad_output, key)[i]), atol=1e-8, rtol=1e-5)
+    # The returned weights are an output too (a loss or a regulariser may read them), so
+    # gradients flow through them: weights.detach() "for plotting" cuts them off.
+    grad_weights = checks.randn(rng, 2, 4, 5)
+    _, grads = student.grad(SDPA, q, k, v, mask, wrt=(0, 1), output=1, grad_output=grad_weights)
+    want = _grads(q, k, v, mask, grad_weights, output=1)
+    for i, (name, got) in enumerate(zip("qk", grads)):
+        _close(got, want[i], f"gradient w.r.t. {name} through the returned weights",
+               _mistakes(lambda key, i=i: _grads(q, k, v, mask, grad_weights, key, output=1)[i]), atol=1e-8, rtol=1e-5)
