@@ -78,6 +78,8 @@ def _none_subscripted():
 # (what the student wrote, a phrase of the explanation it must get, or None: no explanation)
 REAL_ERRORS = {
     "broadcast": (lambda: torch.ones(2, 3) + torch.ones(2, 4), "mask or a table sized by the wrong length"),
+    "einsum for 4-D only": (lambda: torch.einsum("bhqd,bhkd->bhqk", torch.ones(3, 4), torch.ones(5, 4)),
+                            "use an ellipsis"),
     "ce-3d": (lambda: torch.nn.functional.cross_entropy(torch.randn(2, 5, 7), torch.zeros(2, 5, dtype=torch.long)),
      "classes along dim 1"),
     "ce-lengths": (lambda: torch.nn.functional.cross_entropy(torch.randn(6, 7), torch.zeros(5, dtype=torch.long)),

@@ -70,6 +70,12 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "sizes given to nn.Linear",
      "un producto de matrices cuyos tamaños internos no encajan: revisa qué ejes se trasponen (transpose(-2, -1)) "
      "y los tamaños dados a nn.Linear"),
+    ("RuntimeError", "does not match the number of dimensions",
+     "an einsum equation written for one number of dimensions (such as 'bhqd,bhkd->bhqk', 4-D only): the inputs may "
+     "have any number of leading dimensions; use an ellipsis ('...qd,...kd->...qk') or q @ k.transpose(-2, -1)",
+     "una ecuación de einsum escrita para un número fijo de dimensiones (como 'bhqd,bhkd->bhqk', solo 4-D): las "
+     "entradas pueden tener cualquier número de dimensiones iniciales; usa puntos suspensivos ('...qd,...kd->...qk') "
+     "o q @ k.transpose(-2, -1)"),
     ("RuntimeError", "Expected all tensors to be on the same device",
      "a tensor created on another device: make new tensors with device=x.device (or torch.*_like(x))",
      "un tensor creado en otro dispositivo: crea los tensores nuevos con device=x.device (o torch.*_like(x))"),

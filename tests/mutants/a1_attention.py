@@ -238,4 +238,11 @@ MUTANTS = {
         must_fail=["Does a query with every key masked give zeros"],
         names="`if mask.any():` shortcut",
     ),
+    "scores with a 3-D einsum ('bqd,bkd->bqk': no other number of dimensions)": Mutant(
+        "attention.py",
+        [("scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (..., T_q, T_k)",
+          "scores = torch.einsum(\"bqd,bkd->bqk\", q, k) / math.sqrt(d_k)  # (..., T_q, T_k)")],
+        must_fail=["Does attention match softmax(QKᵀ/√d_k)V for random shapes"],
+        names="use an ellipsis",
+    ),
 }

@@ -279,4 +279,10 @@ MUTANTS = {
           "self.w_o = nn.Linear(d_model, d_model) if num_heads > 1 else nn.Identity()")],
         must_fail=["Do MultiHeadAttention(256, 8) and (64, 1)"],
     ),
+    "tanh instead of ReLU in the feed-forward (an RNN habit)": Mutant(
+        "feedforward.py",
+        [("self.dropout(torch.relu(self.linear1(x)))", "self.dropout(torch.tanh(self.linear1(x)))")],
+        must_fail=["Is the output linear2(ReLU(linear1(x)))"],
+        names="tanh instead of ReLU",
+    ),
 }

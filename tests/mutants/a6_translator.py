@@ -463,4 +463,11 @@ MUTANTS = {
         must_fail=["Does translate clean, truncate"],
         names="no line has a word left after cleaning",
     ),
+    "fit returns each epoch's perplexity, torch.tensor(mean loss).exp().item()": Mutant(
+        "training.py",
+        [("        history.append(sum(losses) / len(losses))",
+          "        history.append(torch.tensor(sum(losses) / len(losses)).exp().item())")],
+        must_fail=["Does fit run"],
+        names="perplexity",
+    ),
 }

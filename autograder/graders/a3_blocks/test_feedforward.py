@@ -35,6 +35,11 @@ ACTIVATIONS = {
     "gelu_tanh": lambda t: torch.nn.functional.gelu(t, approximate="tanh"),
     "no_activation": lambda t: t,
     "relu_moved_to_output": lambda t: t,
+    # Other activations copied from other models' code (LLaMA's SiLU, RNNs' tanh and sigmoid, GANs' leaky ReLU).
+    "SiLU (Swish)": torch.nn.functional.silu,
+    "tanh": torch.tanh,
+    "sigmoid": torch.sigmoid,
+    "leaky ReLU": torch.nn.functional.leaky_relu,
 }
 MISTAKES = {
     "gelu": ("GELU instead of ReLU between the two linear layers (the paper's FFN uses max(0, ·))",
@@ -56,6 +61,11 @@ MISTAKES = {
                        "una ReLU también tras linear2: la salida debe poder ser negativa"),
 }
 MISTAKES["gelu_tanh"] = MISTAKES["gelu"]
+for _kind in ("SiLU (Swish)", "tanh", "sigmoid", "leaky ReLU"):
+    MISTAKES[_kind] = (f"{_kind} instead of ReLU between the two linear layers (the paper's FFN uses max(0, ·): "
+                       "torch.relu or nn.ReLU)",
+                       f"{_kind} en vez de ReLU entre las dos capas lineales (la FFN del artículo usa max(0, ·): "
+                       "torch.relu o nn.ReLU)")
 
 
 def mistakes(output):

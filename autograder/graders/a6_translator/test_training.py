@@ -11,6 +11,8 @@ Over 350 lines: the four functions of training.py share the reference runs and t
 mistakes these graders name; split, each file would import most of the others.
 """
 
+import math
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -49,6 +51,10 @@ FIT_PER_PAIR = ("fit divides the sum of its batch losses by len(loader.dataset),
                 "fit divide la suma de las pérdidas de sus lotes por len(loader.dataset), el número de pares de "
                 "frases; la cifra de cada época es la media de las pérdidas de sus lotes: divide por el número de "
                 "lotes (len(loader)), pues cada pérdida de lote ya es una media sobre sus tokens")
+FIT_PERPLEXITY = ("fit records each epoch's perplexity, exp(mean loss), instead of the mean loss itself: append the "
+                  "mean of the batch losses (print the perplexity if you like, but return losses)",
+                  "fit guarda la perplejidad de cada época, exp(pérdida media), en lugar de la pérdida media: añade la "
+                  "media de las pérdidas de los lotes (imprime la perplejidad si quieres, pero devuelve pérdidas)")
 FIT_RUNNING = ("fit's list of batch losses is never emptied between epochs, so each epoch's figure is the mean of "
                "every batch so far: start a new list (or total) at the top of each epoch",
                "la lista de pérdidas de fit nunca se vacía entre épocas, así que la cifra de cada época es la media "
@@ -373,6 +379,7 @@ def test_fit(student, rng):
             variants.mistake(*FIT_SUM, lambda: run(reduce=sum)),
             variants.mistake(*FIT_PER_PAIR, lambda: run(reduce=lambda losses: sum(losses) / len(rows))),
             variants.mistake(*FIT_RUNNING, lambda: run(reduce=_running_mean())),
+            variants.mistake(*FIT_PERPLEXITY, lambda: run(reduce=lambda losses: math.exp(sum(losses) / len(losses)))),
             variants.mistake(*FIT_FROZEN, lambda: run(frozen=True)),
             variants.mistake(*FIT_PAD, lambda: run(pad_id=0))], _same_run(1e-8, 1e-6)).shaped(
                 stages.training_difference([out["watched"]], watched, [], [], atol=1e-8, rtol=1e-6,
