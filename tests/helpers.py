@@ -23,8 +23,8 @@ ASSIGNMENTS = ROOT / "assignments"
 # the entries outside the subset are marked `full_only`, and the fast tier skips them.
 FULL = False  # set by conftest.py from --full before any test module is collected
 FULL_ONLY = "full tier only: run pytest --full"
-# The fast tier's correct submissions (tests/correct_submissions/): torch.nn.functional on raw
-# parameters (the forbidden-call check must let it through) and the Annotated Transformer's helpers.
+# The fast tier's correct submission (tests/correct_submissions/): torch.nn.functional on raw
+# parameters (the forbidden-call check must let it through); the full tier grades all eight.
 CORRECT_FAST = ("functional",)
 
 
