@@ -99,6 +99,38 @@ def test_masks_and_token_ids_compared_exactly():
     assert "start" in shapes.explain_mask(torch.tensor([[1, 4, 5, 6, 2]]), ids)[0]
 
 
+def test_differences_at_one_index_of_one_axis_are_named():
+    """Is a difference confined to one index of one axis named with that index (and a row of
+    zeros as such), and a difference spread over two indices not?"""
+    e = _x(6, 4)
+    first = e.clone()
+    first[0] = 0
+    assert "index 0 (the first) of position (dim 0)" in _say(first, e, axes=("position", "feature"))
+    assert "all zeros there" in _say(first, e)
+    last = e.clone()
+    last[:, -1] *= 3
+    assert "index 3 (the last) of dim 1" in _say(last, e)
+    two = e.clone()
+    two[1:3] += 1.0
+    assert "index" not in (_say(two, e) or "")
+    ids = torch.tensor([[4, 5, 6, 2], [7, 8, 2, 2], [9, 3, 4, 5]])
+    shifted = ids.clone()
+    shifted[1, :2] = 1
+    assert "index 1 of dim 0" in shapes.explain_mask(shifted, ids)[0]
+
+
+def test_one_slice_everywhere_is_named():
+    """Are rows that all hold the same values, where the expected ones differ, named (and the
+    expected row they equal), for floats and for token ids, and equal expected rows not?"""
+    ids = torch.tensor([[4, 5, 6, 2], [7, 8, 2, 2], [9, 3, 4, 5]])
+    said = shapes.explain_mask(ids[2].expand(3, 4).clone(), ids)[0]
+    assert "all 3 slices along dim 0 hold the same values" in said and "the expected one at index 2" in said
+    e = _x(4, 5)
+    assert "all 4 slices along batch (dim 0)" in _say(e[0].expand(4, 5) * 2, e, axes=("batch", "feature"))
+    same_rows = e[0].expand(4, 5)
+    assert "slices" not in (_say(same_rows * 2, same_rows.clone()) or "")
+
+
 def test_values_rounded_to_a_few_decimals_are_named():
     """Are values rounded to n decimals (and read back in float32) named with n, and exact
     values, or values off by more than the rounding, not?"""

@@ -169,6 +169,19 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "them with labels.reshape(-1), not to (N, 1)",
      "las etiquetas de cross_entropy tienen un eje de más: para logits (N, V) las etiquetas son (N,), un id por "
      "fila; aplánalas con labels.reshape(-1), no a (N, 1)"),
+    ("TypeError", "object of type 'float' has no len()",
+     "a number where a sequence belongs: something returns a score (a float) in place of the tokens it scores, "
+     "e.g. the winner of a beam search taken as max(finished, ...)[0] (its score) where [1] (its ids) belongs; "
+     "check the order of each (score, ids) pair you build and unpack",
+     "un número donde va una secuencia: algo devuelve una puntuación (un float) en lugar de los tokens que puntúa, "
+     "p. ej. el ganador de una búsqueda en haz tomado como max(finished, ...)[0] (su puntuación) donde va [1] (sus "
+     "ids); revisa el orden de cada par (puntuación, ids) que construyes y desempaquetas"),
+    ("TypeError", "'float' object is not iterable",
+     "a number where a sequence belongs: something returns a score (a float) in place of the tokens it scores "
+     "(e.g. a (score, ids) pair taken or unpacked in the wrong order); check what each return statement gives back",
+     "un número donde va una secuencia: algo devuelve una puntuación (un float) en lugar de los tokens que puntúa "
+     "(p. ej. un par (puntuación, ids) tomado o desempaquetado en el orden equivocado); revisa qué devuelve cada "
+     "return"),
     ("TypeError", "'method' object is not iterable",
      "a method passed where its result belongs: call it, model.parameters() (with the parentheses)",
      "se pasa un método donde va su resultado: llámalo, model.parameters() (con los paréntesis)"),

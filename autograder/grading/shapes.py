@@ -6,7 +6,8 @@ factor (and which known constant it equals), a sign, axes swapped or heads inter
 shift by one position, probabilities normalised along another axis, weight given to
 masked positions, an offset equal to a bias or to a named tensor (a residual missing or
 added twice), probabilities sharpened or flattened as if their scores were scaled, an axis
-averaged or summed away, values that differ only where the mask hides them, values cut to
+averaged or summed away, values that differ only where the mask hides them, only at one index
+of one axis, or the same at every index of an axis where the expected ones differ, values cut to
 whole numbers by an integer tensor or rounded to a few decimals, or right to float32's precision only. Each answer
 is a sentence in English and in Spanish, given to the student after ``Likely mistake:``.
 
@@ -401,9 +402,68 @@ def _only_masked(a, e, hints):
     return None
 
 
+def _one_index(bad: torch.Tensor, a: torch.Tensor, hints: Hints) -> tuple[str, str] | None:
+    """Every differing value (``bad``) lies at one index of one axis: a first or last row
+    computed apart from the others (a loop from 1, a special case, a value left as it was)."""
+    n = bad.dim()
+    if n < 2 or int(bad.sum()) < 2:
+        return None
+    for d in range(n):
+        size = bad.size(d)
+        if size < 3:
+            continue
+        hit = bad.any(dim=[k for k in range(n) if k != d]).nonzero().flatten().tolist()
+        if len(hit) != 1:
+            continue
+        i = hit[0]
+        axis, eje = hints.axis(d, n)
+        where, donde = {0: ("the first", "el primero"), size - 1: ("the last", "el último")}.get(i, ("", ""))
+        at, en_el = f"index {i}{f' ({where})' if where else ''}", f"el índice {i}{f' ({donde})' if donde else ''}"
+        zeros = not bool(a.select(d, i).any())
+        return (f"every value that differs is at {at} of {axis}; the other {size - 1} are right: look at what "
+                "treats that index apart (a loop or range that starts at 1 or stops one short, a special case, "
+                "padding only it has)" + ("; yours is all zeros there: left at its initial value?" if zeros else ""),
+                f"todos los valores que difieren están en {en_el} de {eje}; los otros {size - 1} son correctos: busca "
+                "qué trata aparte ese índice (un bucle o range que empieza en 1 o se queda a uno del final, un caso "
+                "especial, un relleno que solo él tiene)"
+                + ("; el tuyo es todo ceros ahí: ¿se quedó con su valor inicial?" if zeros else ""))
+    return None
+
+
+def _every_index_alike(a: torch.Tensor, e: torch.Tensor, hints: Hints, same) -> tuple[str, str] | None:
+    """Along one axis, every slice of ``a`` is the same where ``e``'s differ: one value
+    written into every row at once (``batch[:, :n] = item`` where ``batch[b, :n]`` belongs)."""
+    n = e.dim()
+    for d in range(n if n >= 2 else 0):
+        size = e.size(d)
+        if size < 2 or not all(same(a.select(d, i), a.select(d, 0)) for i in range(1, size)):
+            continue
+        if all(same(e.select(d, i), e.select(d, 0)) for i in range(1, size)):
+            continue
+        axis, eje = hints.axis(d, n)
+        k = next((i for i in range(size) if same(a.select(d, 0), e.select(d, i))), None)
+        which = f", and each is the expected one at index {k}" if k is not None else ""
+        cual = f", y cada una es la esperada en el índice {k}" if k is not None else ""
+        return (f"all {size} slices along {axis} hold the same values, where the expected ones differ{which}: one "
+                "value is written into every index of that axis at once (batch[:, ...] = item where batch[b, ...] "
+                "belongs, an index forgotten in a loop) or broadcast over it",
+                f"las {size} porciones a lo largo de {eje} tienen los mismos valores, donde las esperadas difieren"
+                f"{cual}: un valor se escribe en todos los índices de ese eje a la vez (batch[:, ...] = item donde va "
+                "batch[b, ...], un índice olvidado en un bucle) o se difunde sobre él")
+    return None
+
+
+def _one_index_float(a, e, hints):
+    return _one_index((a - e).abs() > REL * max(e.abs().max().item(), 1e-12) + 1e-9, a, hints)
+
+
+def _every_index_alike_float(a, e, hints):
+    return _every_index_alike(a, e, hints, _same)
+
+
 RECOGNISERS: tuple[Callable, ...] = (
     _truncated, _rounded, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _sign_lost, _offset, _shifted,
-    _normalised_axis, _tempered, _only_masked, _float32_precision,
+    _normalised_axis, _tempered, _only_masked, _every_index_alike_float, _one_index_float, _float32_precision,
 )
 
 
@@ -518,6 +578,8 @@ def explain_mask(actual, expected, hints: Hints | None = None) -> tuple[str, str
             if torch.equal(actual.narrow(d, 0, size - 1), expected.narrow(d, 1, size - 1)):
                 return (f"along {axis}, each value is the one expected one position later: shifted by one",
                         f"a lo largo de {eje}, cada valor es el esperado una posición después: desplazado en uno")
+    if actual.dtype == expected.dtype:
+        return _every_index_alike(actual, expected, hints, torch.equal) or _one_index(actual != expected, actual, hints)
     return None
 
 

@@ -245,4 +245,19 @@ MUTANTS = {
         must_fail=["Does attention match softmax(QKᵀ/√d_k)V for random shapes"],
         names="use an ellipsis",
     ),
+    "target_mask's diagonal filled with True afterwards (so that no row is empty)": Mutant(
+        "masks.py",
+        [("    return padding_mask(tokens, pad_id) & causal_mask(T, device=tokens.device)",
+          "    mask = padding_mask(tokens, pad_id) & causal_mask(T, device=tokens.device)\n"
+          "    mask.diagonal(dim1=-2, dim2=-1).fill_(True)\n    return mask")],
+        must_fail=["Is target_mask the (B, 1, T, T)"],
+        names="lets every position see itself",
+    ),
+    "scores divided by d_k ** 0.25 (a fourth root for a square root)": Mutant(
+        "attention.py",
+        [("scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (..., T_q, T_k)",
+          "scores = q @ k.transpose(-2, -1) / d_k ** 0.25  # (..., T_q, T_k)")],
+        must_fail=["Does attention match softmax(QKᵀ/√d_k)V for random shapes"],
+        names="d_k ** 0.25 instead of √d_k",
+    ),
 }

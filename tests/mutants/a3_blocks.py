@@ -285,4 +285,11 @@ MUTANTS = {
         must_fail=["Is the output linear2(ReLU(linear1(x)))"],
         names="tanh instead of ReLU",
     ),
+    "the table's last position left at zero (the rows filled stop one short)": Mutant(
+        "positional.py",
+        [("pe[:, 0::2] = torch.sin(position * inv_freq)", "pe[:-1, 0::2] = torch.sin(position[:-1] * inv_freq)"),
+         ("pe[:, 1::2] = torch.cos(position * inv_freq)", "pe[:-1, 1::2] = torch.cos(position[:-1] * inv_freq)")],
+        must_fail=["Is the table for d_model = 4", "Is pe the paper's sin/cos table"],
+        names="(the last) of",
+    ),
 }

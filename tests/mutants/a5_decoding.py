@@ -284,4 +284,11 @@ MUTANTS = {
         must_fail=["Do temperature < 0, top_k < 1"],
         names="checked only after the greedy shortcut",
     ),
+    "beam's winner unpacked as (ids, score), the pair's order reversed": Mutant(
+        "beam.py",
+        [("        return max(finished, key=lambda f: f[0])[1]",
+          "        ids, score = max(finished, key=lambda f: f[0])\n        return ids")],
+        must_fail=["Does beam_search with beam_size=1", "Does beam search with beams of 2 to 4"],
+        names="max(finished",
+    ),
 }

@@ -470,4 +470,10 @@ MUTANTS = {
         must_fail=["Does fit run"],
         names="perplexity",
     ),
+    "collate fills every row with each item (src_batch[..., :len(src)], the row not chosen)": Mutant(
+        "batching.py",
+        [("        src_batch[b, : len(src)] = src\n", "        src_batch[..., : len(src)] = src\n")],
+        must_fail=["Does collate stack"],
+        names="written into every index of that axis",
+    ),
 }

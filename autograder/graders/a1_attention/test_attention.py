@@ -26,8 +26,11 @@ def _attend(q, k, v, mask=None, mistake=None):
     """Attention in float64, or with one classic ``mistake`` (a key of MISTAKES); a query
     with no visible key gets zero weights."""
     q, k, v = q.double(), k.double(), v.double()
-    scale = {"no scale": 1.0, "sqrt d_v": math.sqrt(v.size(-1)), "d_k": q.size(-1),
-             "sqrt len": math.sqrt(len(q))}.get(mistake, math.sqrt(q.size(-1)))
+    scales = {"no scale": 1.0, "sqrt d_v": math.sqrt(v.size(-1)), "d_k": q.size(-1), "fourth root": q.size(-1) ** 0.25}
+    if mistake == "sqrt len" and math.sqrt(len(q)) in (*scales.values(), math.sqrt(q.size(-1))):
+        # len(q) == 4 with d_k == 16: a student who wrote d_k ** 0.25 must not be told about len(q).
+        raise ValueError("√len(q) equals another scale here: this draw cannot tell the two apart")
+    scale = {**scales, "sqrt len": math.sqrt(len(q))}.get(mistake, math.sqrt(q.size(-1)))
     with warnings.catch_warnings():  # k.T on a batch: deprecated, and the mistake itself
         warnings.simplefilter("ignore")
         kt = k.T if mistake == "k.T" else k.transpose(-2, -1)
@@ -113,6 +116,10 @@ MISTAKES = {
                            "sin claves recibe pesos cero"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
+    "fourth root": ("the scores are divided by d_k ** 0.25 instead of √d_k: a scale split as d_k ** -0.25 over q and "
+                    "k must be applied to both (or take √d_k once, on the scores)",
+                    "las puntuaciones se dividen entre d_k ** 0.25 en lugar de √d_k: una escala repartida como "
+                    "d_k ** -0.25 entre q y k debe aplicarse a las dos (o divide una vez las puntuaciones entre √d_k)"),
     # Last, so that these name only what no other reading explains (len(q) may equal d_v).
     "keys zeroed": ("the rows that do have a key get zero scores (masked_fill(has_key, 0.0)), so they attend "
                     "uniformly to every key, masked ones too: zero the scores of the rows with no key, "

@@ -148,6 +148,13 @@ def test_target_mask(student, rng):
         checks.Mistake("target_mask ignores causality: combine padding_mask & causal_mask",
                        "target_mask ignora la causalidad: combina padding_mask & causal_mask",
                        output=lambda: padding.expand(B, 1, T, T)),
+        checks.Mistake("target_mask lets every position see itself, padded ones too (the diagonal ORed in so that no "
+                       "row is empty): it is exactly padding & causality; a padded query's row may be all False "
+                       "(attention gives it zero weights)",
+                       "target_mask deja que cada posición se vea a sí misma, también las de relleno (la diagonal "
+                       "añadida con OR para que ninguna fila quede vacía): es exactamente relleno & causalidad; la "
+                       "fila de una consulta de relleno puede ser toda False (la atención le da pesos cero)",
+                       output=lambda: (padding & _causal(T)) | torch.eye(T, dtype=torch.bool)),
     ]
     mistakes += [checks.Mistake(en, es, output=lambda m=m: padding & m(T).bool()) for en, es, m in CAUSAL.values()]
     mistakes += [checks.Mistake(en, es, output=lambda m=m: m(tokens, pad_id) & _causal(T)) for en, es, m in PADDING.values()]
