@@ -162,6 +162,7 @@ REAL_ERRORS = {
     "float labels": (lambda: torch.nn.functional.cross_entropy(torch.zeros(6, 5), torch.zeros(6)), "int64 ids"),
     "a mask compared with `is not`": (lambda: (torch.ones(2) is not torch.zeros(2))[:, None], "tokens != pad_id"),
     "a size where the device belongs": (lambda: torch.ones(3, 3, device=3), "takes one size, then the device"),
+    "1 - mask on a boolean mask": (lambda: 1 - torch.ones(2, dtype=torch.bool), "invert it with ~mask"),
     "a beam's score taken for its ids": (lambda: max(len(h) for h in [max([(-1.5, [4, 2])])[0]]), "max(finished"),
     "a score unpacked for the ids": (lambda: list(max([(-1.5, [4, 2])])[0]), "the wrong order"),
 }

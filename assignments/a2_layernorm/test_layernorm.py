@@ -240,6 +240,24 @@ def test_normalises_over_every_dimension_of_a_tuple_shape():
     ])
 
 
+def test_a_single_vector_without_a_batch_axis():
+    """Does LayerNorm(8) accept one vector of shape (8,), with no batch axis, as nn.LayerNorm(8) does?"""
+    torch.manual_seed(6)
+    x = torch.randn(8)
+    try:
+        _compare_with_torch(LayerNorm(8), nn.LayerNorm(8), x, "LayerNorm(8)", "LayerNorm(8)")
+    except (AssertionError, NotImplementedError):
+        raise
+    except Exception as error:
+        raise AssertionError(_say(
+            f"LayerNorm(8) must accept x of shape (8,), one vector with no batch axis, as nn.LayerNorm(8) does; it "
+            f"raised {type(error).__name__}: {error}; normalise over the last len(normalized_shape) dims, whatever "
+            "comes before them (nothing, here)",
+            f"LayerNorm(8) debe aceptar una x de forma (8,), un solo vector sin eje de lote, como nn.LayerNorm(8); "
+            f"lanzó {type(error).__name__}: {error}; normaliza sobre las últimas len(normalized_shape) dimensiones, "
+            "tenga lo que tenga delante (nada, aquí)")) from None
+
+
 def test_weight_scales_then_bias_shifts():
     """With weight and bias set to other values, does LayerNorm give normalised x * weight + bias, like nn.LayerNorm?"""
     torch.manual_seed(3)

@@ -169,6 +169,11 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "them with labels.reshape(-1), not to (N, 1)",
      "las etiquetas de cross_entropy tienen un eje de más: para logits (N, V) las etiquetas son (N,), un id por "
      "fila; aplánalas con labels.reshape(-1), no a (N, 1)"),
+    ("RuntimeError", "with a bool tensor is not supported",
+     "1 - mask (or another subtraction) on a boolean mask: invert it with ~mask; masks are boolean, True = may "
+     "attend, and masked_fill hides the positions where its mask is True",
+     "1 - mask (u otra resta) sobre una máscara booleana: inviértela con ~mask; las máscaras son booleanas, True = "
+     "puede atender, y masked_fill oculta las posiciones donde su máscara es True"),
     ("TypeError", "object of type 'float' has no len()",
      "a number where a sequence belongs: something returns a score (a float) in place of the tokens it scores, "
      "e.g. the winner of a beam search taken as max(finished, ...)[0] (its score) where [1] (its ids) belongs; "

@@ -260,4 +260,19 @@ MUTANTS = {
         must_fail=["Does attention match softmax(QKᵀ/√d_k)V for random shapes"],
         names="d_k ** 0.25 instead of √d_k",
     ),
+    "scores of F.normalize(q) and F.normalize(k) (cosine attention)": Mutant(
+        "attention.py",
+        [("scores = q @ k.transpose(-2, -1) / math.sqrt(d_k)  # (..., T_q, T_k)",
+          "scores = torch.nn.functional.normalize(q, dim=-1) @ torch.nn.functional.normalize(k, dim=-1)"
+          ".transpose(-2, -1) / math.sqrt(d_k)  # (..., T_q, T_k)")],
+        must_fail=["Does attention match softmax(QKᵀ/√d_k)V for random shapes"],
+        names="cosine similarities",
+    ),
+    "the mask inverted by subtraction (inverted = 1 - mask, from uint8 masks)": Mutant(
+        "attention.py",
+        [('        scores = scores.masked_fill(~mask, float("-inf"))',
+          '        inverted = 1 - mask\n        scores = scores.masked_fill(inverted, float("-inf"))')],
+        must_fail=["Does a (B, 1, 1, S) padding mask give masked keys exactly zero weight"],
+        names="invert it with ~mask",
+    ),
 }

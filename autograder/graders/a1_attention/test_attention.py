@@ -31,6 +31,8 @@ def _attend(q, k, v, mask=None, mistake=None):
         # len(q) == 4 with d_k == 16: a student who wrote d_k ** 0.25 must not be told about len(q).
         raise ValueError("√len(q) equals another scale here: this draw cannot tell the two apart")
     scale = {**scales, "sqrt len": math.sqrt(len(q))}.get(mistake, math.sqrt(q.size(-1)))
+    if mistake == "cosine":
+        q, k = q / q.norm(dim=-1, keepdim=True), k / k.norm(dim=-1, keepdim=True)
     with warnings.catch_warnings():  # k.T on a batch: deprecated, and the mistake itself
         warnings.simplefilter("ignore")
         kt = k.T if mistake == "k.T" else k.transpose(-2, -1)
@@ -120,6 +122,10 @@ MISTAKES = {
                     "k must be applied to both (or take √d_k once, on the scores)",
                     "las puntuaciones se dividen entre d_k ** 0.25 en lugar de √d_k: una escala repartida como "
                     "d_k ** -0.25 entre q y k debe aplicarse a las dos (o divide una vez las puntuaciones entre √d_k)"),
+    "cosine": ("the scores are cosine similarities (q and k divided by their norms first): the paper's scores are "
+               "the raw dot products q·k, divided by √d_k; do not normalise q or k",
+               "las puntuaciones son similitudes coseno (q y k divididos antes por su norma): las del artículo son "
+               "los productos escalares q·k sin más, divididos entre √d_k; no normalices q ni k"),
     # Last, so that these name only what no other reading explains (len(q) may equal d_v).
     "keys zeroed": ("the rows that do have a key get zero scores (masked_fill(has_key, 0.0)), so they attend "
                     "uniformly to every key, masked ones too: zero the scores of the rows with no key, "
