@@ -292,4 +292,10 @@ MUTANTS = {
         must_fail=["Is the table for d_model = 4", "Is pe the paper's sin/cos table"],
         names="(the last) of",
     ),
+    "attention dropout given the keep probability (keep = 1 - dropout; nn.Dropout(keep))": Mutant(
+        "multihead.py",
+        [("        self.dropout = nn.Dropout(dropout)", "        keep = 1.0 - dropout\n        self.dropout = nn.Dropout(keep)")],
+        must_fail=["Does cross-attention (T_q ≠ T_k, key ≠ value) with a padding mask"],
+        names="1 - dropout",
+    ),
 }

@@ -27,7 +27,7 @@ MUTANTS = {
             ("    probs = logits.softmax(dim=-1)  # renormalised over the kept tokens\n",
              "    probs = logits.softmax(dim=-1) / temperature\n"),
         ],
-        must_fail=["Do draws at temperature T follow softmax(logits / T)", "Do temperature=0, top_k=1 and a tiny temperature",
+        must_fail=["Do draws at temperature T follow softmax(logits / T)", "Do temperature=0 (also with top_k or top_p), top_k=1 and a tiny temperature",
                    "With all three", "Is sample_decode reproducible"],
         names="temperature is not applied before the softmax",
     ),
@@ -120,14 +120,14 @@ MUTANTS = {
         [("torch.multinomial(probs, 1, generator=generator)", "torch.multinomial(logits, 1, generator=generator)")],
         must_fail=["Do draws at temperature T follow softmax(logits / T)", "Are top-k draws always among the k best",
                    "Are top-p draws inside the nucleus", "With all three", "Does each row of a batch follow its own logits",
-                   "Does the same generator seed give the same draws", "Do temperature=0, top_k=1 and a tiny temperature",
+                   "Does the same generator seed give the same draws", "Do temperature=0 (also with top_k or top_p), top_k=1 and a tiny temperature",
                    "Is sample_decode reproducible"],
         names="sampling from the logits",
     ),
     "temperature multiplies the logits": Mutant(
         "sampling.py",
         [("    logits = logits / temperature\n", "    logits = logits * temperature\n")],
-        must_fail=["Do draws at temperature T follow softmax(logits / T)", "Do temperature=0, top_k=1 and a tiny temperature",
+        must_fail=["Do draws at temperature T follow softmax(logits / T)", "Do temperature=0 (also with top_k or top_p), top_k=1 and a tiny temperature",
                    "With all three", "Is sample_decode reproducible"],
         names="multiplied by the temperature",
     ),
@@ -274,7 +274,7 @@ MUTANTS = {
     "no greedy case for temperature 0 (divides by it)": Mutant(
         "sampling.py",
         [("    if temperature == 0 or top_k == 1:\n", "    if top_k == 1:\n")],
-        must_fail=["Do temperature=0, top_k=1"],
+        must_fail=["Do temperature=0 (also with top_k or top_p), top_k=1"],
         names="only temperature=0 makes the call fail",
     ),
     "greedy shortcut taken before the argument checks": Mutant(
@@ -290,5 +290,19 @@ MUTANTS = {
           "        ids, score = max(finished, key=lambda f: f[0])\n        return ids")],
         must_fail=["Does beam_search with beam_size=1", "Does beam search with beams of 2 to 4"],
         names="max(finished",
+    ),
+    "temperature 0 greedy only without top_p (temperature == 0 and top_p is None)": Mutant(
+        "sampling.py",
+        [("    if temperature == 0 or top_k == 1:\n", "    if (temperature == 0 and top_p is None) or top_k == 1:\n")],
+        must_fail=["Do temperature=0 (also with top_k or top_p)"],
+        names="greedy only without top_k or top_p",
+    ),
+    "top_k capped at V - 1 before the filter (top_k = min(top_k, V - 1))": Mutant(
+        "sampling.py",
+        [("    if top_k is not None and top_k < logits.size(-1):\n",
+          "    if top_k is not None:\n        top_k = min(top_k, logits.size(-1) - 1)\n"
+          "    if top_k is not None and top_k < logits.size(-1):\n")],
+        must_fail=["Do temperature < 0, top_k < 1"],
+        names="without clamping it below V",
     ),
 }

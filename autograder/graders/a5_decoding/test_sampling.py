@@ -177,22 +177,34 @@ def test_generator_makes_draws_reproducible(student, rng):
 
 @pytest.mark.points(1)
 def test_greedy_limits(student, rng):
-    """Do temperature=0, top_k=1 and a tiny temperature all give the argmax? / ¿Dan el argmax temperature=0, top_k=1 y una temperatura diminuta?"""
+    """Do temperature=0 (also with top_k or top_p), top_k=1 and a tiny temperature all give the argmax? / ¿Dan el argmax temperature=0 (también con top_k o top_p), top_k=1 y una temperatura diminuta?"""
     logits = torch.randn(4096, V, generator=rng)
     logits[torch.arange(4096), logits.argmax(-1)] += 0.5  # a clear winner per row
     argmax = logits.argmax(-1)
-    for kwargs in ({"temperature": 0.0}, {"top_k": 1}, {"temperature": 1e-3}):
-        got = dist.call(student, SAMPLE, logits, generator_seed=1, **kwargs)
+    for kwargs in ({"temperature": 0.0}, {"top_k": 1}, {"temperature": 1e-3},
+                   {"temperature": 0.0, "top_k": checks.randint(rng, 2, V - 1)}, {"temperature": 0.0, "top_p": 0.9}):
+        t = kwargs.get("temperature")
+        try:  # a crash at temperature 0 with a filter: the division by 0 the greedy shortcut avoids
+            got = dist.call(student, SAMPLE, logits, generator_seed=1, **kwargs)
+        except CheckFailure as failure:
+            raise (failure.naming(GREEDY_WITH_FILTER) if t == 0 and len(kwargs) > 1 and not failure.named
+                   else failure) from None
         try:
             checks.equal(got, argmax, f"sample_next_token({', '.join(f'{k}={v}' for k, v in kwargs.items())})")
         except CheckFailure as failure:
-            t = kwargs.get("temperature")
-            found = None
+            found = GREEDY_WITH_FILTER if t == 0 and len(kwargs) > 1 else None
             if t:  # which temperature mistake makes draws hit the argmax as often as these do
                 rows = [Mistake(*dist.MISTAKES[m], output=lambda m=m: torch.stack(
                     [probs_of(row, t, mistake=m) for row in logits])) for m in ("t_ignored", "t_times")]
                 found = checks.recognise(got, rows, lambda d, p: _hits_like(d, p, argmax))
             raise (failure.naming(found) if found else failure) from None
+
+
+GREEDY_WITH_FILTER = Mistake(
+    "temperature=0 is greedy only without top_k or top_p: return the argmax for temperature 0 whatever the filters "
+    "(they cannot change which token is the most likely)",
+    "temperature=0 solo es voraz sin top_k ni top_p: devuelve el argmax con temperatura 0 tengan los filtros lo que "
+    "tengan (no pueden cambiar cuál es el token más probable)")
 
 
 def _hits_like(draws, probs, argmax):
@@ -204,7 +216,7 @@ def _hits_like(draws, probs, argmax):
 
 @pytest.mark.points(1)
 def test_invalid_arguments(student, rng):
-    """Do temperature < 0, top_k < 1 and top_p outside (0, 1] raise ValueError saying what is allowed (also at temperature 0), while top_p=1 and top_k > V are accepted? / ¿Lanzan ValueError explicando qué se permite (también a temperatura 0), y se aceptan top_p=1 y top_k > V?"""
+    """Do temperature < 0, top_k < 1 and top_p outside (0, 1] raise ValueError saying what is allowed (also at temperature 0), while top_p=1 and top_k > V are accepted, top_k > V keeping every token? / ¿Lanzan ValueError explicando qué se permite (también a temperatura 0), y se aceptan top_p=1 y top_k > V, que conserva todos los tokens?"""
     logits = torch.randn(2, V, generator=rng)
     for name, value in (("top_p", 1.0), ("top_k", V + checks.randint(rng, 1, 5))):
         error = student.error_of(SAMPLE, logits, **{name: value})
@@ -218,6 +230,24 @@ def test_invalid_arguments(student, rng):
                 "range (top_p in (0, 1], top_k >= 1) and apply top-k only when top_k < V",
                 f"{name}={value} se rechaza o falla, aunque está permitido y no filtra nada: revisa el rango "
                 "permitido (top_p en (0, 1], top_k >= 1) y aplica top-k solo cuando top_k < V"))
+    # top_k above V filters nothing: over 4096 rows of distinct logits every token is drawn
+    # (the least likely, at 4.5 %, is missed with probability 0.955^4096, about 1e-82).
+    k = V + checks.randint(rng, 1, 5)
+    ramp = (0.1 * torch.arange(V, dtype=torch.float32)).expand(4096, V).contiguous()
+    drawn = set(checks.tensor(dist.call(student, SAMPLE, ramp, generator_seed=2, top_k=k),
+                              f"sample_next_token(top_k={k})", shape=(4096,)).tolist())
+    if drawn != set(range(V)):
+        missed = sorted(set(range(V)) - drawn)
+        raise CheckFailure(
+            f"sample_next_token(top_k={k}) with {V} tokens must keep every token; over 4096 rows of logits 0, 0.1, "
+            f"0.2, ... (one per token), token(s) {missed} were never drawn",
+            f"sample_next_token(top_k={k}) con {V} tokens debe conservar todos los tokens; en 4096 filas de logits "
+            f"0; 0,1; 0,2; ... (uno por token), el/los token(s) {missed} no salieron nunca",
+        ).naming(Mistake(
+            f"top_k={k} above the vocabulary size ({V}) drops tokens: it must filter nothing; apply top-k only when "
+            "top_k < V, without clamping it below V",
+            f"top_k={k}, mayor que el tamaño del vocabulario ({V}), quita tokens: no debe filtrar nada; aplica top-k "
+            "solo cuando top_k < V, sin recortarlo por debajo de V"))
     for name, value in (("temperature", -0.5), ("top_k", 0), ("top_p", 0.0), ("top_p", 1.2)):
         error = student.error_of(SAMPLE, logits, **{name: value})
         try:
