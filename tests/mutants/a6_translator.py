@@ -470,7 +470,7 @@ MUTANTS = {
         must_fail=["Does fit run"],
         names="perplexity",
     ),
-    "collate fills every row with each item (src_batch[..., :len(src)], the row not chosen)": Mutant(
+    "every row of collate's batch filled with each item (src_batch[..., :len(src)], the row not chosen)": Mutant(
         "batching.py",
         [("        src_batch[b, : len(src)] = src\n", "        src_batch[..., : len(src)] = src\n")],
         must_fail=["Does collate stack"],

@@ -184,15 +184,15 @@ def test_greedy_limits(student, rng):
     for kwargs in ({"temperature": 0.0}, {"top_k": 1}, {"temperature": 1e-3},
                    {"temperature": 0.0, "top_k": checks.randint(rng, 2, V - 1)}, {"temperature": 0.0, "top_p": 0.9}):
         t = kwargs.get("temperature")
+        filtered_greedy = t == 0 and len(kwargs) > 1
         try:  # a crash at temperature 0 with a filter: the division by 0 the greedy shortcut avoids
             got = dist.call(student, SAMPLE, logits, generator_seed=1, **kwargs)
         except CheckFailure as failure:
-            raise (failure.naming(GREEDY_WITH_FILTER) if t == 0 and len(kwargs) > 1 and not failure.named
-                   else failure) from None
+            raise (failure.naming(GREEDY_WITH_FILTER) if filtered_greedy and not failure.named else failure) from None
         try:
             checks.equal(got, argmax, f"sample_next_token({', '.join(f'{k}={v}' for k, v in kwargs.items())})")
         except CheckFailure as failure:
-            found = GREEDY_WITH_FILTER if t == 0 and len(kwargs) > 1 else None
+            found = GREEDY_WITH_FILTER if filtered_greedy else None
             if t:  # which temperature mistake makes draws hit the argmax as often as these do
                 rows = [Mistake(*dist.MISTAKES[m], output=lambda m=m: torch.stack(
                     [probs_of(row, t, mistake=m) for row in logits])) for m in ("t_ignored", "t_times")]
