@@ -292,7 +292,6 @@ def test_tampering_notebooks_gain_nothing(tmp_path, built_course):
     line in its feedback?"""
     from autograder.notebooks import sandboxed
 
-
     course_dir, a, name, source, released = _a1_course(tmp_path, built_course)
     by_id = {c["metadata"]["nbgrader"]["grade_id"]: c for c in source["cells"]}
     honest = json.loads(json.dumps(released))

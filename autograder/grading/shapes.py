@@ -72,6 +72,11 @@ def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
     return bool(((a - b).abs() <= REL * scale + 1e-9).all())
 
 
+def _differs(a: torch.Tensor, e: torch.Tensor) -> torch.Tensor:
+    """Where ``a`` is off from ``e`` by more than float32-level noise (boolean, like ``e``)."""
+    return (a - e).abs() > REL * max(e.abs().max().item(), 1e-12) + 1e-9
+
+
 def _finite(t: torch.Tensor) -> bool:
     return bool(torch.isfinite(t).all())
 
@@ -393,7 +398,7 @@ def _only_masked(a, e, hints):
         hidden = ~hints.mask.bool().expand_as(a)
     except RuntimeError:
         return None
-    bad = (a - e).abs() > REL * max(e.abs().max().item(), 1e-12) + 1e-9
+    bad = _differs(a, e)
     if bool(bad.any()) and not bool(bad[~hidden].any()):
         return ("the values differ only at masked or padded positions; everything the mask keeps is right: "
                 "those positions are filled differently (or the padding is not handled as the reference does)",
@@ -436,9 +441,8 @@ def _every_index_alike(a: torch.Tensor, e: torch.Tensor, hints: Hints, same) -> 
     n = e.dim()
     for d in range(n if n >= 2 else 0):
         size = e.size(d)
-        if size < 2 or not all(same(a.select(d, i), a.select(d, 0)) for i in range(1, size)):
-            continue
-        if all(same(e.select(d, i), e.select(d, 0)) for i in range(1, size)):
+        alike = lambda t: all(same(t.select(d, i), t.select(d, 0)) for i in range(1, size))  # noqa: E731
+        if size < 2 or not alike(a) or alike(e):
             continue
         axis, eje = hints.axis(d, n)
         k = next((i for i in range(size) if same(a.select(d, 0), e.select(d, i))), None)
@@ -454,7 +458,7 @@ def _every_index_alike(a: torch.Tensor, e: torch.Tensor, hints: Hints, same) -> 
 
 
 def _one_index_float(a, e, hints):
-    return _one_index((a - e).abs() > REL * max(e.abs().max().item(), 1e-12) + 1e-9, a, hints)
+    return _one_index(_differs(a, e), a, hints)
 
 
 def _every_index_alike_float(a, e, hints):
