@@ -7,9 +7,8 @@ this runs every variant for ``--steps`` steps of the same batches, one after the
 the same round (with the load average), by the clock and by CPU time (the process's own
 seconds: on a busy machine closer to what a quiet one gives, with ``OMP_WAIT_POLICY=PASSIVE``
 so that waiting threads do not count). A variant is a set of recipe fields
-(``d_model=192,d_ff=768,fused=0``) plus two switches that are not recipe fields:
-``compile=1`` (``torch.compile`` of the model, compile time printed apart) and ``bf16=1``
-(bfloat16 autocast on the CPU). Multiply a variant's ratio by the steps the first one
+(``d_model=192,d_ff=768,fused=0``, ``precision=fp32``) plus a switch that is not a recipe
+field: ``compile=1`` (``torch.compile`` of the model, compile time printed apart). Multiply a variant's ratio by the steps the first one
 reaches in ten quiet minutes to get its ``--steps`` budget for ``bench.translator``.
 """
 
@@ -28,14 +27,14 @@ from ..tokens import PAD
 from ..translator import buckets, corpus, tokenizer
 from ..translator.averaging import WeightAverage
 from ..translator.config import TrainConfig
-from ..translator.model import build_model, build_optimizer
+from ..translator.model import autocast, build_model, build_optimizer
 from ..translator.train import learning_rate
 
-DEFAULT_VARIANTS = ["fused=0", "fused=1", "d_model=192,d_ff=768,fused=0", "d_model=192,d_ff=768,fused=1"]
+DEFAULT_VARIANTS = ["precision=fp32", "precision=auto"]
 
 
 def parse_variant(text: str, base: TrainConfig) -> tuple[TrainConfig, dict]:
-    fields, switches = {}, {"compile": False, "bf16": False}
+    fields, switches = {}, {"compile": False}
     for item in filter(None, text.split(",")):
         key, value = item.split("=")
         if key in switches:
@@ -63,9 +62,7 @@ class Run:
     def step(self, src, tgt) -> None:
         for group in self.optimizer.param_groups:
             group["lr"] = learning_rate(self.config, self.step_count, 0.5)
-        context = torch.autocast("cpu", dtype=torch.bfloat16) if self.switches["bf16"] else torch.autocast(
-            "cpu", enabled=False)
-        with context:
+        with autocast(self.config, torch.device("cpu")):
             self.train_step(self.net, src, tgt, self.optimizer, PAD, self.config.label_smoothing,
                             self.config.clip_norm)
         if self.average is not None:

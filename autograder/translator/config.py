@@ -33,6 +33,11 @@ class TrainConfig:
     # torch's fused kernels for LayerNorm, attention and Adam: the same model and weights,
     # a faster step (fused.py); False runs the course's modules as written.
     fused: bool = True
+    # Training arithmetic: "auto" trains the fused model under bfloat16 autocast where
+    # bfloat16 matrix products are fast (CUDA; a CPU with AVX512-BF16 or AMX, where they run
+    # about 4x float32's and a step about 1.9x: docs/translator.md) and in float32 elsewhere;
+    # "bf16" or "fp32" choose. Weights, optimizer state, softmaxes and the loss stay float32.
+    precision: str = "auto"
     # Translate with the mean of the weights over the last share of the budget (updated every
     # step; averaging.py). 0: off, the default: after the cosine decay to 5% of the peak rate
     # the mean of the last quarter gained nothing measurable (docs/translator.md, Benchmarks).
@@ -65,6 +70,8 @@ class TrainConfig:
             raise ValueError("the training budget (minutes, epochs or steps) must be positive")
         if not 0 <= self.average_last < 1:
             raise ValueError(f"average_last is a share of the budget, from 0 (off) to below 1, got {self.average_last}")
+        if self.precision not in PRECISIONS:
+            raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {self.precision!r}")
         if self.max_len < 8:
             raise ValueError(f"max_len must be at least 8 tokens, got {self.max_len}")
 
@@ -78,6 +85,7 @@ class TrainConfig:
 
 
 BUDGETS = ("epochs", "minutes", "steps")
+PRECISIONS = ("auto", "bf16", "fp32")
 
 
 def budget(minutes: float | None = None, epochs: float | None = None, steps: int | None = None) -> dict:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 
 from .. import reference
@@ -46,3 +48,29 @@ def build_optimizer(config: TrainConfig, model, device: torch.device):
     """Adam as in the paper (betas 0.9/0.98, eps 1e-9); torch's fused kernel with ``config.fused``."""
     fused = config.fused and device.type in ("cpu", "cuda")
     return torch.optim.Adam(model.parameters(), lr=config.lr, betas=(0.9, 0.98), eps=1e-9, fused=fused or None)
+
+
+def fast_bf16(device: torch.device) -> bool:
+    """Whether bfloat16 matrix products are fast on ``device``: a CUDA GPU that has them, or a
+    CPU with AVX512-BF16 or AMX (elsewhere they are emulated, slower than float32)."""
+    if device.type == "cuda":
+        return torch.cuda.is_bf16_supported()
+    return device.type == "cpu" and (torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
+
+
+def uses_bf16(config: TrainConfig, device: torch.device) -> bool:
+    """Whether a training step runs under bfloat16 autocast (``config.precision``; "auto":
+    the fused model where bfloat16 is fast, since the fused model keeps softmaxes and logits
+    in float32)."""
+    if config.precision == "auto":
+        return config.fused and fast_bf16(device)
+    if config.precision == "bf16" and device.type not in ("cpu", "cuda"):
+        raise ValueError(f"--precision bf16 trains on the CPU or CUDA, not on {device.type}; use --precision fp32")
+    return config.precision == "bf16"
+
+
+def autocast(config: TrainConfig, device: torch.device):
+    """The context a training step runs in: bfloat16 autocast, or nothing (float32)."""
+    if uses_bf16(config, device):
+        return torch.autocast(device.type, dtype=torch.bfloat16)
+    return contextlib.nullcontext()

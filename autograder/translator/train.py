@@ -11,7 +11,6 @@ batches (see ``distributed.Distributed``).
 
 from __future__ import annotations
 
-import contextlib
 import math
 import time
 from dataclasses import asdict, dataclass, replace
@@ -25,7 +24,7 @@ from . import buckets, checkpoint, corpus, curves, sentences, tokenizer
 from .averaging import WeightAverage
 from .config import TrainConfig, corpus_path
 from .distributed import Distributed
-from .model import build_model, build_optimizer, pick_device
+from .model import autocast, build_model, build_optimizer, pick_device, uses_bf16
 from .progress import Progress, clock
 from .scores import score
 from .translate import translate_ids
@@ -94,6 +93,7 @@ class Trainer:
             config = replace(TrainConfig(**state["config"]), **budget_override)
             say(f"resuming {out}: step {state['progress']['step']}, {clock(state['progress']['seconds'])} trained")
         self.config = config
+        self.autocast = autocast(config, dev)  # before the data: a precision this device lacks fails at once
         torch.manual_seed(config.seed)
 
         pairs, report = corpus.load_pairs(corpus_path(config), config.format, config.src_column, config.tgt_column)
@@ -132,9 +132,9 @@ class Trainer:
         n_params = sum(p.numel() for p in self.model.parameters())
         say(f"{self.tok.kind} tokenizer: {self.tok.src_vocab_size:,} / {self.tok.tgt_vocab_size:,} ids; model: "
             f"{n_params:,} parameters; {len(self.data.src):,} training pairs, {len(valid_pairs):,} validation pairs; "
-            f"device {dev}" + (f" x {ddp.world_size} processes" if ddp.enabled else ""))
+            f"device {dev}" + (f" x {ddp.world_size} processes" if ddp.enabled else "")
+            + ("; bfloat16 autocast" if uses_bf16(config, dev) else "; float32"))
         self.net = ddp.wrap(self.model, dev)
-        self.autocast = torch.autocast("cuda", dtype=torch.bfloat16) if dev.type == "cuda" else contextlib.nullcontext()
         self.steps_per_epoch = len(self._batches(0))
         self.bar = Progress() if ddp.main else _NoProgress()
 
