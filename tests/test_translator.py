@@ -161,7 +161,7 @@ def test_torchrun_trains_with_distributed_data_parallel(tmp_path):
                            *TINY, "--device", "cpu", "--out", str(out)],
                           capture_output=True, text=True, timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "x 2 processes" in proc.stdout
+    assert "x 2 processes (gloo)" in proc.stdout
     state = checkpoint.load(out)
     assert state["progress"]["world_size"] == 2 and state["progress"]["step"] > 0
     assert all(torch.isfinite(v).all() for v in state["model"].values())
@@ -344,6 +344,67 @@ def test_fused_model_computes_what_the_reference_modules_do():
         out, weights = fused.encoder_layers[0].self_attn(x, x, x, need_weights=True)
         torch.testing.assert_close(out, plain.encoder_layers[0].self_attn(x, x, x)[0])
         assert weights.shape == (2, 4, 5, 5)
+
+
+def test_bfloat16_autocast_keeps_the_loss_in_float32_and_follows_the_float32_model():
+    """Under bfloat16 autocast (precision auto on a CPU with fast bfloat16, and CUDA), does the
+    fused model give float32 logits within bfloat16's rounding of the float32 ones, and
+    gradients that point the same way?"""
+    from autograder.translator.fused import fuse
+
+    model = fuse(_reference_model(d_model=64))
+    src, tgt = torch.randint(4, 50, (6, 9)), torch.randint(4, 50, (6, 7))
+    src[:3, 5:], tgt[:2, 4:] = 0, 0
+    labels = torch.randint(4, 50, (6, 7))
+    runs = []
+    for bf16 in (False, True):
+        model.zero_grad()
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            logits = model(src, tgt)
+            loss = torch.nn.functional.cross_entropy(logits.reshape(-1, 50), labels.reshape(-1))
+        loss.backward()
+        runs.append((logits.detach(), torch.cat([p.grad.flatten() for p in model.parameters()])))
+    (logits32, grad32), (logits16, grad16) = runs
+    assert logits16.dtype == torch.float32
+    torch.testing.assert_close(logits16, logits32, rtol=0, atol=0.03 * logits32.abs().max().item())
+    assert torch.nn.functional.cosine_similarity(grad16, grad32, dim=0) > 0.99
+
+
+def test_precision_auto_trains_in_bfloat16_only_where_it_is_fast(monkeypatch):
+    """Does precision auto choose bfloat16 autocast for the fused model where bfloat16 is fast and
+    float32 elsewhere, do bf16 and fp32 choose, and are an unknown precision and bf16 on MPS
+    refused with what to give instead?"""
+    from autograder.translator import model as translator_model
+    from autograder.translator.config import TrainConfig
+
+    cpu = torch.device("cpu")
+    assert translator_model.uses_bf16(TrainConfig(precision="bf16"), cpu)
+    assert not translator_model.uses_bf16(TrainConfig(precision="fp32"), cpu)
+    for fast in (True, False):
+        monkeypatch.setattr(translator_model, "fast_bf16", lambda device, fast=fast: fast)
+        assert translator_model.uses_bf16(TrainConfig(), cpu) is fast
+        assert not translator_model.uses_bf16(TrainConfig(fused=False), cpu)  # its softmaxes would be bfloat16
+    with pytest.raises(ValueError, match="use --precision fp32"):
+        translator_model.uses_bf16(TrainConfig(precision="bf16"), torch.device("mps"))
+    with pytest.raises(ValueError, match="precision must be one of auto, bf16, fp32"):
+        TrainConfig(precision="fp16")
+    proc = translator("train", "--precision", "fp16", check=False)
+    assert proc.returncode == 2 and "invalid choice: 'fp16'" in proc.stderr
+
+
+def test_torchrun_with_one_process_joins_a_process_group(tmp_path):
+    """Does `torchrun --nproc_per_node 1` train through DistributedDataParallel in a process group
+    of one (the path NCCL takes on a single GPU), and say which backend it used?"""
+    torchrun = shutil.which("torchrun", path=os.path.dirname(sys.executable))
+    if torchrun is None:
+        pytest.skip("no torchrun beside this Python")
+    out = tmp_path / "one.pt"
+    proc = subprocess.run([torchrun, "--standalone", "--nproc_per_node", "1", "-m", "autograder.translator", "train",
+                           "--data", _small_corpus(tmp_path / "c.tsv", 200), "--steps", "4", *TINY, "--device", "cpu",
+                           "--out", str(out)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "x 1 process (gloo)" in proc.stdout, proc.stdout
+    assert checkpoint.load(out)["progress"]["step"] == 4
 
 
 def test_weight_average_is_the_mean_of_the_last_steps():

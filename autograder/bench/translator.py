@@ -26,6 +26,7 @@ import torch
 
 from ..translator import corpus, sentences
 from ..translator.config import TrainConfig, config_from_args
+from ..translator.model import uses_bf16
 from ..translator.scores import score
 from ..translator.train import train
 from ..translator.translate import Translator
@@ -91,7 +92,7 @@ def main(argv=None) -> None:
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     parser.add_argument("--seed", type=int, default=0)
     for name in ("d_model", "num_layers", "d_ff", "num_heads", "vocab_size", "max_tokens", "lr", "warmup_steps",
-                 "dropout", "label_smoothing", "tokenizer", "average_last", "varied_copies"):
+                 "dropout", "label_smoothing", "tokenizer", "average_last", "varied_copies", "precision"):
         parser.add_argument("--" + name.replace("_", "-"), dest=name, type=type(getattr(TrainConfig, name)))
     parser.add_argument("--fused", action=argparse.BooleanOptionalAction, default=None)
     args = parser.parse_args(argv)
@@ -112,7 +113,8 @@ def main(argv=None) -> None:
             print(report.summary())
         recipe = {k: getattr(args, k) for k in ("d_model", "num_layers", "d_ff", "num_heads", "vocab_size",
                                                   "max_tokens", "lr", "warmup_steps", "dropout", "label_smoothing",
-                                                  "tokenizer", "average_last", "varied_copies", "fused")}
+                                                  "tokenizer", "average_last", "varied_copies", "fused",
+                                                  "precision")}
         minutes = args.minutes if args.minutes or args.steps else 10.0
         config = config_from_args(data=str(train_file), minutes=minutes, steps=args.steps, seed=args.seed, **recipe)
         out = Path(args.out) if args.out else tmp / "bench.pt"
@@ -143,6 +145,7 @@ def main(argv=None) -> None:
           f"(up to {max(map(len, refs))} per sentence)")
     print(f"config: d_model={config.d_model} layers={config.num_layers} d_ff={config.d_ff} heads={config.num_heads} "
           f"vocab={config.vocab_size} max_tokens={config.max_tokens} lr={config.lr} fused={config.fused} "
+          f"precision={config.precision} (bfloat16 autocast: {uses_bf16(config, torch.device('cpu'))}) "
           f"average_last={config.average_last} varied_copies={config.varied_copies} threads={args.threads}")
     print(f"training: {progress['seconds']:.0f} s of steps ({train_seconds:.0f} s in all, data and validation "
           f"included), {progress['step']:,} steps, {progress['tokens'] / progress['seconds']:,.0f} tokens/s, "

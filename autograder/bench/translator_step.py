@@ -7,9 +7,10 @@ this runs every variant for ``--steps`` steps of the same batches, one after the
 the same round (with the load average), by the clock and by CPU time (the process's own
 seconds: on a busy machine closer to what a quiet one gives, with ``OMP_WAIT_POLICY=PASSIVE``
 so that waiting threads do not count). A variant is a set of recipe fields
-(``d_model=192,d_ff=768,fused=0``, ``precision=fp32``) plus a switch that is not a recipe
-field: ``compile=1`` (``torch.compile`` of the model, compile time printed apart). Multiply a variant's ratio by the steps the first one
-reaches in ten quiet minutes to get its ``--steps`` budget for ``bench.translator``.
+(``d_model=192,d_ff=768,fused=0``, ``precision=fp32``) plus a switch that is not a
+recipe field: ``compile=1`` (``torch.compile`` of the model, compile time printed
+apart). Multiply a variant's ratio by the steps the first one reaches in ten quiet minutes
+to get its ``--steps`` budget for ``bench.translator``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from . import corpus
-from .config import TrainConfig, budget, config_from_args
+from .config import PRECISIONS, TrainConfig, budget, config_from_args
 from .scores import score
 from .train import train
 from .translate import NO_REPEAT_NGRAM, STRATEGIES, Translator
@@ -32,6 +32,8 @@ RECIPE_HELP = {
     "dropout": "dropout rate",
     "fused": "torch's fused kernels for LayerNorm, attention and Adam (same model, faster step); --no-fused runs "
              "the course's modules as written",
+    "precision": "training arithmetic: auto trains in bfloat16 autocast where bfloat16 matrix products are fast "
+                 "(CUDA, a CPU with AVX512-BF16 or AMX) and in float32 elsewhere; bf16 or fp32 choose",
     "average_last": "translate with the mean of the weights over this last share of the budget; 0 = the last weights",
     "varied_copies": "train also on copies of this share of the pairs with the English in lower or upper case or "
                      "without its final mark",
@@ -43,6 +45,9 @@ RECIPE_HELP = {
     "valid_size": "pairs held out (by English sentence) for validation",
     "seed": "seed of the data split, batch order and initial weights",
 }
+
+
+CHOICES = {"tokenizer": ("subword", "word"), "precision": PRECISIONS}
 
 
 def _train(args) -> int:
@@ -160,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         kind = type(default) if default is not None else str
         t.add_argument("--" + name.replace("_", "-"), dest=name, type=kind,
-                       choices=("subword", "word") if name == "tokenizer" else None,
+                       choices=CHOICES.get(name),
                        help=f"{what} (default: {default})")
     t.set_defaults(run=_train)
 

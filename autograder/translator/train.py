@@ -132,7 +132,8 @@ class Trainer:
         n_params = sum(p.numel() for p in self.model.parameters())
         say(f"{self.tok.kind} tokenizer: {self.tok.src_vocab_size:,} / {self.tok.tgt_vocab_size:,} ids; model: "
             f"{n_params:,} parameters; {len(self.data.src):,} training pairs, {len(valid_pairs):,} validation pairs; "
-            f"device {dev}" + (f" x {ddp.world_size} processes" if ddp.enabled else "")
+            f"device {dev}" + (f" x {corpus.plural(ddp.world_size, 'process', 'processes')} ({ddp.backend})"
+                               if ddp.enabled else "")
             + ("; bfloat16 autocast" if uses_bf16(config, dev) else "; float32"))
         self.net = ddp.wrap(self.model, dev)
         self.steps_per_epoch = len(self._batches(0))

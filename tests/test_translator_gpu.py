@@ -1,0 +1,63 @@
+"""Does the translator train and translate on a CUDA GPU, in bfloat16 autocast, and under
+torchrun with NCCL?
+
+These run only where torch sees a CUDA GPU and are skipped, with the reason, everywhere
+else (this project's CI has none): ``pytest tests/test_translator_gpu.py`` on a GPU machine.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from autograder import course
+from autograder.translator import checkpoint
+
+pytestmark = [
+    pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU visible to torch here: the GPU path "
+                       "runs only on a machine with one (pytest tests/test_translator_gpu.py there)"),
+    pytest.mark.xdist_group("translator"),
+]
+
+SMALL = ["--d-model", "128", "--d-ff", "512", "--num-layers", "2", "--lr", "2e-3"]
+
+
+def translator(*args, timeout=900):
+    proc = subprocess.run([sys.executable, "-m", "autograder.translator", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout)
+    command = " ".join(map(str, args))
+    assert proc.returncode == 0, f"translator {command} exited {proc.returncode}:\n{proc.stderr[-3000:]}"
+    return proc
+
+
+def test_trains_in_bfloat16_and_translates_on_cuda(tmp_path):
+    """Does `translator train --device cuda` train in bfloat16 autocast with float32 weights to
+    the BLEU the CPU reaches on the embedded corpus, and translate on the GPU?"""
+    out = tmp_path / "gpu.pt"
+    proc = translator("train", "--device", "cuda", "--epochs", "2", *SMALL, "--out", out)
+    assert "device cuda:0" in proc.stdout and "bfloat16 autocast" in proc.stdout, proc.stdout
+    state = checkpoint.load(out)
+    assert all(v.dtype == torch.float32 and torch.isfinite(v).all() for v in state["model"].values())
+    assert state["history"]["valid"][-1]["bleu"] > 50, state["history"]["valid"]
+    sentences = ["The water is cold.", "Are you tired?", "We like cats."]
+    got = translator("translate", "--device", "cuda", "--checkpoint", out, *sentences).stdout.splitlines()
+    assert len(got) == len(sentences) and all(got), got
+
+
+def test_torchrun_trains_with_nccl_on_one_gpu(tmp_path):
+    """Does `torchrun --nproc_per_node 1` on one GPU join an NCCL process group and train through
+    DistributedDataParallel?"""
+    torchrun = shutil.which("torchrun", path=os.path.dirname(sys.executable))
+    if torchrun is None:
+        pytest.skip("no torchrun beside this Python")
+    out = tmp_path / "ddp.pt"
+    corpus = course.data_dir() / "translator" / "en-es.tsv"
+    proc = subprocess.run([torchrun, "--standalone", "--nproc_per_node", "1", "-m", "autograder.translator", "train",
+                           "--data", str(corpus), "--steps", "50", *SMALL, "--device", "cuda", "--out", str(out)],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "x 1 process (nccl)" in proc.stdout and "bfloat16 autocast" in proc.stdout, proc.stdout
+    assert checkpoint.load(out)["progress"]["step"] == 50
