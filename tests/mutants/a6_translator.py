@@ -254,6 +254,16 @@ MUTANTS = {
         must_fail=["Does train_step", "Does fit run", "Does the whole pipeline"],
         names="runs after loss.backward()",
     ),
+    "train_step returns early without optimizer.step() when clip_norm is None": Mutant(
+        "training.py",
+        [
+            ("    if clip_norm is not None:\n        torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm)\n",
+             "    if clip_norm is None:\n        return loss.item()\n"
+             "    torch.nn.utils.clip_grad_norm_(model.parameters(), clip_norm)\n"),
+        ],
+        must_fail=["Does fit run", "Does the whole pipeline"],
+        names="optimizer.step() is skipped when clip_norm is None",
+    ),
     "train_step returns the loss tensor": Mutant(
         "training.py",
         [

@@ -275,8 +275,15 @@ NO_SHIFT = ("teacher forcing is off by one: the decoder reads tgt[:, :-1] and th
             "(el token siguiente)")
 NO_ZERO_GRAD = ("optimizer.zero_grad() is missing, so the gradients of earlier steps pile up",
                 "falta optimizer.zero_grad(), así que se acumulan los gradientes de los pasos anteriores")
-ZERO_GRAD_LATE = ("optimizer.zero_grad() runs after loss.backward(), which wipes the gradient before the step",
-                  "optimizer.zero_grad() se ejecuta después de loss.backward(), lo que borra el gradiente antes del paso")
+# Parameters and optimizer state cannot tell a gradient wiped before the step from a step
+# that never runs (zero_grad(set_to_none=True) leaves no gradient for SGD or Adam to use), so
+# the reading names both.
+ZERO_GRAD_LATE = ("no gradient reaches the update: optimizer.zero_grad() runs after loss.backward(), which wipes the "
+                  "gradient before the step, or optimizer.step() is skipped when clip_norm is None (indented under "
+                  "its if, or after an early return)",
+                  "ningún gradiente llega a la actualización: optimizer.zero_grad() se ejecuta después de "
+                  "loss.backward(), lo que borra el gradiente antes del paso, u optimizer.step() se salta cuando "
+                  "clip_norm es None (sangrado dentro de su if, o tras un return anticipado)")
 NO_CLIP = ("clip_norm is ignored: rescale the gradients with torch.nn.utils.clip_grad_norm_ before optimizer.step()",
            "se ignora clip_norm: reescala los gradientes con torch.nn.utils.clip_grad_norm_ antes de optimizer.step()")
 
