@@ -37,6 +37,12 @@ def _backward_twice():
     y.backward()
 
 
+def _step_on_expanded_parameter():
+    weight = nn.Parameter(torch.ones(1).expand(4))
+    weight.sum().backward()
+    torch.optim.SGD([weight], lr=0.1).step()
+
+
 def _recursion():
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(200)
@@ -165,6 +171,8 @@ REAL_ERRORS = {
     "1 - mask on a boolean mask": (lambda: 1 - torch.ones(2, dtype=torch.bool), "invert it with ~mask"),
     "a beam's score taken for its ids": (lambda: max(len(h) for h in [max([(-1.5, [4, 2])])[0]]), "max(finished"),
     "a score unpacked for the ids": (lambda: list(max([(-1.5, [4, 2])])[0]), "the wrong order"),
+    "an integer parameter": (lambda: nn.Parameter(torch.full((3,), 1)), "dtype=torch.float32"),
+    "an optimizer step on an expanded parameter": (_step_on_expanded_parameter, ".expand(...).clone()"),
 }
 
 

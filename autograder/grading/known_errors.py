@@ -460,6 +460,20 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "torch.no_grad()",
      "un parámetro sustituido por un tensor normal: asigna nn.Parameter(...), o cambia sus valores in situ dentro "
      "de torch.no_grad()"),
+    ("RuntimeError", "Only Tensors of floating point and complex dtype can require gradients",
+     "a parameter (or a tensor that needs a gradient) built as integers: torch.full(shape, 1), torch.tensor([1, 2]) "
+     "or torch.arange(n) give int64; write the value as a float (1.0) or pass dtype=torch.float32, or use "
+     "torch.ones(shape)",
+     "un parámetro (o un tensor que necesita gradiente) construido con enteros: torch.full(shape, 1), "
+     "torch.tensor([1, 2]) o torch.arange(n) dan int64; escribe el valor como float (1.0) o pasa "
+     "dtype=torch.float32, o usa torch.ones(shape)"),
+    ("RuntimeError", "refers to a single memory location",
+     "a tensor made with expand() (every element a view of the same memory) is written in place, e.g. a parameter "
+     "updated by the optimizer or x[...] = ...: give it memory of its own (torch.ones(shape), or "
+     ".expand(...).clone())",
+     "un tensor hecho con expand() (cada elemento, una vista de la misma memoria) se escribe in situ, p. ej. un "
+     "parámetro que actualiza el optimizador o x[...] = ...: dale memoria propia (torch.ones(shape), o "
+     ".expand(...).clone())"),
     (None, "(torch.nn.Parameter or None required)",
      "register_parameter (or a parameter's attribute) given a plain tensor: wrap it first, "
      "nn.Parameter(torch.ones(...))",

@@ -68,6 +68,20 @@ MUTANTS = {
         must_fail=["Does LayerNorm(3) give the course's outputs", *OUTPUTS],
         names="weight and bias are swapped",
     ),
+    "bias built from an integer list (torch.tensor([0] * N))": Mutant(
+        "layernorm.py",
+        [("        self.bias = nn.Parameter(torch.zeros(self.normalized_shape))\n",
+          "        self.bias = nn.Parameter(torch.tensor([0] * self.normalized_shape[-1]))\n")],
+        must_fail=["Does LayerNorm(3) give the course's outputs", *OUTPUTS],
+        names="built as integers",
+    ),
+    "weight broadcast from one element with expand (a view shared by every feature)": Mutant(
+        "layernorm.py",
+        [("        self.weight = nn.Parameter(torch.ones(self.normalized_shape))\n",
+          "        self.weight = nn.Parameter(torch.tensor(1.0).expand(*self.normalized_shape))\n")],
+        must_fail=["Does the output match torch's layer_norm"],
+        names="made with expand()",
+    ),
     "weight initialised to zeros": Mutant(
         "layernorm.py",
         [("nn.Parameter(torch.ones(self.normalized_shape))", "nn.Parameter(torch.zeros(self.normalized_shape))")],
