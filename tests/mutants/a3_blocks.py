@@ -285,6 +285,22 @@ MUTANTS = {
         must_fail=["Is the output linear2(ReLU(linear1(x)))"],
         names="tanh instead of ReLU",
     ),
+    "ReLU6 instead of ReLU in the feed-forward (a MobileNet habit)": Mutant(
+        "feedforward.py",
+        [("self.dropout(torch.relu(self.linear1(x)))",
+          "self.dropout(torch.nn.functional.relu6(self.linear1(x)))")],
+        must_fail=["Is the output linear2(ReLU(linear1(x)))"],
+        names="ReLU6 (capped at 6",
+    ),
+    "sine and cosine of the bare position, divided by the wavelength afterwards": Mutant(
+        "positional.py",
+        [("        pe[:, 0::2] = torch.sin(position * inv_freq)\n        pe[:, 1::2] = torch.cos(position * inv_freq)\n",
+          "        wavelength = 10000.0 ** (torch.arange(0, d_model, 2, dtype=torch.float32) / d_model)\n"
+          "        pe[:, 0::2] = torch.sin(position) / wavelength\n"
+          "        pe[:, 1::2] = torch.cos(position) / wavelength\n")],
+        must_fail=["Is the table for d_model = 4", "Is pe the paper's sin/cos table"],
+        names="the frequency multiplies the sine instead of its angle",
+    ),
     "the table's last position left at zero (the rows filled stop one short)": Mutant(
         "positional.py",
         [("pe[:, 0::2] = torch.sin(position * inv_freq)", "pe[:-1, 0::2] = torch.sin(position[:-1] * inv_freq)"),

@@ -17,6 +17,9 @@ def _case(rng):
         "linear2.bias": checks.randn(rng, d_model),
     }
     x = checks.randn(rng, checks.randint(rng, 1, 3), checks.randint(rng, 1, 6), d_model)
+    # A capped activation (ReLU6) differs from ReLU only above its cap: hidden unit 0 reaches 10 or more somewhere.
+    top = float((x @ state["linear1.weight"][0] + state["linear1.bias"][0]).max())
+    state["linear1.bias"][0] += max(0.0, 10.0 - top)
     return d_model, d_ff, state, x
 
 
@@ -35,11 +38,13 @@ ACTIVATIONS = {
     "gelu_tanh": lambda t: torch.nn.functional.gelu(t, approximate="tanh"),
     "no_activation": lambda t: t,
     "relu_moved_to_output": lambda t: t,
-    # Other activations copied from other models' code (LLaMA's SiLU, RNNs' tanh and sigmoid, GANs' leaky ReLU).
+    # Other activations copied from other models' code (LLaMA's SiLU, RNNs' tanh and sigmoid, GANs' leaky ReLU,
+    # MobileNet's ReLU6).
     "SiLU (Swish)": torch.nn.functional.silu,
     "tanh": torch.tanh,
     "sigmoid": torch.sigmoid,
     "leaky ReLU": torch.nn.functional.leaky_relu,
+    "ReLU6 (capped at 6: clamp(0, 6))": torch.nn.functional.relu6,
 }
 MISTAKES = {
     "gelu": ("GELU instead of ReLU between the two linear layers (the paper's FFN uses max(0, ·))",
@@ -61,7 +66,7 @@ MISTAKES = {
                        "una ReLU también tras linear2: la salida debe poder ser negativa"),
 }
 MISTAKES["gelu_tanh"] = MISTAKES["gelu"]
-for _kind in ("SiLU (Swish)", "tanh", "sigmoid", "leaky ReLU"):
+for _kind in ("SiLU (Swish)", "tanh", "sigmoid", "leaky ReLU", "ReLU6 (capped at 6: clamp(0, 6))"):
     MISTAKES[_kind] = (f"{_kind} instead of ReLU between the two linear layers (the paper's FFN uses max(0, ·): "
                        "torch.relu or nn.ReLU)",
                        f"{_kind} en vez de ReLU entre las dos capas lineales (la FFN del artículo usa max(0, ·): "

@@ -24,6 +24,9 @@ def table(d_model, max_len, kind=None, base=10000.0):
     exponent = two_i / d_model * (-1 if kind == "positive_exponent" else 1)
     angle = pos / {"base_1000": 1000.0}.get(kind, base) ** exponent
     sin, cos = (angle.cos(), angle.sin()) if kind == "sin_cos_swapped" else (angle.sin(), angle.cos())
+    if kind == "frequency_outside":
+        omega = 1 / base ** exponent  # (d_model / 2,)
+        sin, cos = pos.sin() * omega, pos.cos() * omega
     if kind == "halves":
         return torch.cat([sin, cos], dim=1)
     pe = torch.zeros(max_len, d_model, dtype=torch.float64)
@@ -42,6 +45,10 @@ TABLE_MISTAKES = {
                   "frecuencias incorrectas: el exponente es 2i/d_model, pero el índice de columna par (ya 2i) se duplicó otra vez"),
     "positive_exponent": ("wrong frequencies: pos is divided by 10000^(2i/d_model), not multiplied (check the exponent's sign)",
                           "frecuencias incorrectas: pos se divide entre 10000^(2i/d_model), no se multiplica (revisa el signo del exponente)"),
+    "frequency_outside": ("the frequency multiplies the sine instead of its angle: sin(pos * ω_i) and cos(pos * ω_i), "
+                          "ω_i = 1/10000^(2i/d_model) inside the brackets, not sin(pos) * ω_i",
+                          "la frecuencia multiplica el seno en lugar de su ángulo: sin(pos * ω_i) y cos(pos * ω_i), "
+                          "ω_i = 1/10000^(2i/d_model) dentro del paréntesis, no sin(pos) * ω_i"),
     "base_1000": ("wrong frequency base: the wavelengths grow as 10000^(2i/d_model), with base 10000",
                   "base de frecuencia incorrecta: las longitudes de onda crecen como 10000^(2i/d_model), con base 10000"),
 }
