@@ -55,7 +55,11 @@ def fast_bf16(device: torch.device) -> bool:
     CPU with AVX512-BF16 or AMX (elsewhere they are emulated, slower than float32)."""
     if device.type == "cuda":
         return torch.cuda.is_bf16_supported()
-    return device.type == "cpu" and (torch.cpu._is_avx512_bf16_supported() or torch.cpu._is_amx_tile_supported())
+    if device.type != "cpu":
+        return False
+    # Private probes of torch's CPU build (2.x); a torch without them is taken as lacking bfloat16.
+    return any(getattr(torch.cpu, probe, lambda: False)() for probe in ("_is_avx512_bf16_supported",
+                                                                         "_is_amx_tile_supported"))
 
 
 def uses_bf16(config: TrainConfig, device: torch.device) -> bool:
