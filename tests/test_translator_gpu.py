@@ -12,6 +12,7 @@ import sys
 
 import pytest
 import torch
+from test_translator import SMALL, translator  # the CPU tests' model size and CLI runner
 
 from autograder import course
 from autograder.translator import checkpoint
@@ -22,22 +23,11 @@ pytestmark = [
     pytest.mark.xdist_group("translator"),
 ]
 
-SMALL = ["--d-model", "128", "--d-ff", "512", "--num-layers", "2", "--lr", "2e-3"]
-
-
-def translator(*args, timeout=900):
-    proc = subprocess.run([sys.executable, "-m", "autograder.translator", *map(str, args)], capture_output=True,
-                          text=True, timeout=timeout)
-    command = " ".join(map(str, args))
-    assert proc.returncode == 0, f"translator {command} exited {proc.returncode}:\n{proc.stderr[-3000:]}"
-    return proc
-
-
 def test_trains_in_bfloat16_and_translates_on_cuda(tmp_path):
     """Does `translator train --device cuda` train in bfloat16 autocast with float32 weights to
     the BLEU the CPU reaches on the embedded corpus, and translate on the GPU?"""
     out = tmp_path / "gpu.pt"
-    proc = translator("train", "--device", "cuda", "--epochs", "2", *SMALL, "--out", out)
+    proc = translator("train", "--device", "cuda", "--epochs", "2", *SMALL, "--out", out, timeout=900)
     assert "device cuda:0" in proc.stdout and "bfloat16 autocast" in proc.stdout, proc.stdout
     state = checkpoint.load(out)
     assert all(v.dtype == torch.float32 and torch.isfinite(v).all() for v in state["model"].values())
