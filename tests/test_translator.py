@@ -25,6 +25,7 @@ pytestmark = pytest.mark.xdist_group("translator")  # one worker builds its cost
 SMALL = ["--d-model", "128", "--d-ff", "512", "--num-layers", "2", "--lr", "2e-3"]
 TINY = ["--d-model", "32", "--d-ff", "64", "--num-layers", "1", "--num-heads", "2", "--max-tokens", "1024"]
 CORPUS = course.data_dir() / "translator" / "en-es.tsv"
+TORCHRUN = shutil.which("torchrun", path=os.path.dirname(sys.executable))  # beside this Python, or None
 
 
 def translator(*args, check=True, timeout=600, **kwargs):
@@ -152,12 +153,11 @@ def test_word_level_pipeline_of_the_assignment(tmp_path):
     assert text == text.lower()
 
 
-@pytest.mark.skipif(shutil.which("torchrun", path=os.path.dirname(sys.executable)) is None, reason="no torchrun")
+@pytest.mark.skipif(TORCHRUN is None, reason="no torchrun")
 def test_torchrun_trains_with_distributed_data_parallel(tmp_path):
     """Does `torchrun --nproc_per_node 2` train with DistributedDataParallel on the gloo backend?"""
     out = tmp_path / "ddp.pt"
-    torchrun = shutil.which("torchrun", path=os.path.dirname(sys.executable))
-    proc = subprocess.run([torchrun, "--nproc_per_node", "2", "-m", "autograder.translator", "train", "--epochs", "0.5",
+    proc = subprocess.run([TORCHRUN, "--nproc_per_node", "2", "-m", "autograder.translator", "train", "--epochs", "0.5",
                            *TINY, "--device", "cpu", "--out", str(out)],
                           capture_output=True, text=True, timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -392,14 +392,12 @@ def test_precision_auto_trains_in_bfloat16_only_where_it_is_fast(monkeypatch):
     assert proc.returncode == 2 and "invalid choice: 'fp16'" in proc.stderr
 
 
+@pytest.mark.skipif(TORCHRUN is None, reason="no torchrun")
 def test_torchrun_with_one_process_joins_a_process_group(tmp_path):
     """Does `torchrun --nproc_per_node 1` train through DistributedDataParallel in a process group
     of one (the path NCCL takes on a single GPU), and say which backend it used?"""
-    torchrun = shutil.which("torchrun", path=os.path.dirname(sys.executable))
-    if torchrun is None:
-        pytest.skip("no torchrun beside this Python")
     out = tmp_path / "one.pt"
-    proc = subprocess.run([torchrun, "--standalone", "--nproc_per_node", "1", "-m", "autograder.translator", "train",
+    proc = subprocess.run([TORCHRUN, "--standalone", "--nproc_per_node", "1", "-m", "autograder.translator", "train",
                            "--data", _small_corpus(tmp_path / "c.tsv", 200), "--steps", "4", *TINY, "--device", "cpu",
                            "--out", str(out)], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]

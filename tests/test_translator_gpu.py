@@ -5,16 +5,12 @@ These run only where torch sees a CUDA GPU and are skipped, with the reason, eve
 else (this project's CI has none): ``pytest tests/test_translator_gpu.py`` on a GPU machine.
 """
 
-import os
-import shutil
 import subprocess
-import sys
 
 import pytest
 import torch
-from test_translator import SMALL, translator  # the CPU tests' model size and CLI runner
+from test_translator import CORPUS, SMALL, TORCHRUN, translator  # the CPU tests' corpus, model size and runners
 
-from autograder import course
 from autograder.translator import checkpoint
 
 pytestmark = [
@@ -22,6 +18,7 @@ pytestmark = [
                        "runs only on a machine with one (pytest tests/test_translator_gpu.py there)"),
     pytest.mark.xdist_group("translator"),
 ]
+
 
 def test_trains_in_bfloat16_and_translates_on_cuda(tmp_path):
     """Does `translator train --device cuda` train in bfloat16 autocast with float32 weights to
@@ -37,16 +34,13 @@ def test_trains_in_bfloat16_and_translates_on_cuda(tmp_path):
     assert len(got) == len(sentences) and all(got), got
 
 
+@pytest.mark.skipif(TORCHRUN is None, reason="no torchrun")
 def test_torchrun_trains_with_nccl_on_one_gpu(tmp_path):
     """Does `torchrun --nproc_per_node 1` on one GPU join an NCCL process group and train through
     DistributedDataParallel?"""
-    torchrun = shutil.which("torchrun", path=os.path.dirname(sys.executable))
-    if torchrun is None:
-        pytest.skip("no torchrun beside this Python")
     out = tmp_path / "ddp.pt"
-    corpus = course.data_dir() / "translator" / "en-es.tsv"
-    proc = subprocess.run([torchrun, "--standalone", "--nproc_per_node", "1", "-m", "autograder.translator", "train",
-                           "--data", str(corpus), "--steps", "50", *SMALL, "--device", "cuda", "--out", str(out)],
+    proc = subprocess.run([TORCHRUN, "--standalone", "--nproc_per_node", "1", "-m", "autograder.translator", "train",
+                           "--data", str(CORPUS), "--steps", "50", *SMALL, "--device", "cuda", "--out", str(out)],
                           capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "x 1 process (nccl)" in proc.stdout and "bfloat16 autocast" in proc.stdout, proc.stdout

@@ -36,6 +36,10 @@ def _write_pairs(path: Path, pairs) -> None:
     path.write_text("".join(f"{en}\t{es}\n" for en, es in pairs), encoding="utf-8")
 
 
+# Recipe fields the benchmark takes as options (and --fused), as `translator train` names them.
+RECIPE = ("d_model", "num_layers", "d_ff", "num_heads", "vocab_size", "max_tokens", "lr", "warmup_steps", "dropout",
+          "label_smoothing", "tokenizer", "average_last", "varied_copies", "precision")
+
 # Averages kept beside the recipe's for --compare: uniform means over the last 10 and 50% of
 # the budget, and exponential moving averages.
 COMPARED = {"last 10%": {"start": 0.9}, "last 50%": {"start": 0.5}, "EMA 0.999": {"decay": 0.999}}
@@ -91,8 +95,7 @@ def main(argv=None) -> None:
     parser.add_argument("--out", help="checkpoint path (default: a temporary file)")
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     parser.add_argument("--seed", type=int, default=0)
-    for name in ("d_model", "num_layers", "d_ff", "num_heads", "vocab_size", "max_tokens", "lr", "warmup_steps",
-                 "dropout", "label_smoothing", "tokenizer", "average_last", "varied_copies", "precision"):
+    for name in RECIPE:
         parser.add_argument("--" + name.replace("_", "-"), dest=name, type=type(getattr(TrainConfig, name)))
     parser.add_argument("--fused", action=argparse.BooleanOptionalAction, default=None)
     args = parser.parse_args(argv)
@@ -111,10 +114,7 @@ def main(argv=None) -> None:
         else:
             test_pairs, report = corpus.load_pairs(args.test)
             print(report.summary())
-        recipe = {k: getattr(args, k) for k in ("d_model", "num_layers", "d_ff", "num_heads", "vocab_size",
-                                                  "max_tokens", "lr", "warmup_steps", "dropout", "label_smoothing",
-                                                  "tokenizer", "average_last", "varied_copies", "fused",
-                                                  "precision")}
+        recipe = {k: getattr(args, k) for k in (*RECIPE, "fused")}
         minutes = args.minutes if args.minutes or args.steps else 10.0
         config = config_from_args(data=str(train_file), minutes=minutes, steps=args.steps, seed=args.seed, **recipe)
         out = Path(args.out) if args.out else tmp / "bench.pt"

@@ -17,18 +17,23 @@ class Distributed:
         self.rank = int(os.environ.get("RANK", "0"))
         self.local_rank = int(os.environ.get("LOCAL_RANK", "0"))
         self.main = self.rank == 0
+
+    @property
+    def enabled(self) -> bool:
         # torchrun sets MASTER_ADDR: under it even one process joins a process group, so that
         # `torchrun --nproc_per_node 1` on one GPU runs the same NCCL path as on several.
-        self.enabled = self.world_size > 1 or "MASTER_ADDR" in os.environ
-        self.backend = ""
+        return self.world_size > 1 or "MASTER_ADDR" in os.environ
+
+    @property
+    def backend(self) -> str:
+        """The process group's backend ("gloo", "nccl"), once started; "" without one."""
+        return dist.get_backend() if self.enabled and dist.is_initialized() else ""
 
     def start(self, device: torch.device) -> None:
         if self.enabled and not dist.is_initialized():
             if device.type == "cuda":
                 torch.cuda.set_device(device)
             dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
-        if self.enabled:
-            self.backend = dist.get_backend()
 
     def wrap(self, model, device: torch.device):
         if not self.enabled:
