@@ -145,6 +145,30 @@ def dropout_rate(got: torch.Tensor, want: torch.Tensor, atol) -> float | None:
     return 1 - 1 / scale
 
 
+def rescaled_per_row(got: torch.Tensor, want: torch.Tensor, atol) -> bool:
+    """Whether ``got`` is ``want`` with some values dropped (0) and the kept ones of each row
+    (last axis) scaled by a factor of that row, not one common factor: what a dropout followed
+    by a renormalisation, or a dropout whose scaling is computed from the row, gives."""
+    dropped = got.abs() <= atol
+    kept = ~dropped & (want.abs() > 1e-6)
+    if not bool(dropped.any()) or not bool(kept.any()):
+        return False
+    ratio = torch.where(kept, got.double() / want.double(), torch.nan)
+    low = ratio.nan_to_num(nan=float("inf")).amin(-1)
+    high = ratio.nan_to_num(nan=float("-inf")).amax(-1)
+    rows = kept.any(-1)
+    same_in_row = bool(((high - low).abs() <= 1e-6 * high.abs().clamp_min(1))[rows].all())
+    return same_in_row and float(high[rows].max() - low[rows].min()) > 1e-6
+
+
+RESCALED_PER_ROW = Mistake(
+    "the kept values are scaled by a factor that changes from row to row (renormalised after the dropout, so "
+    "each row sums to 1 again?), not by the fixed 1/(1 - p): nn.Dropout already scales; use its output as it is",
+    "los valores conservados se escalan por un factor que cambia de fila en fila (¿renormalizados tras el "
+    "dropout, para que cada fila vuelva a sumar 1?), no por el 1/(1 - p) fijo: nn.Dropout ya escala; usa su "
+    "salida tal cual")
+
+
 def wrong_dropout_rate(q: float | None, p: float) -> Mistake | None:
     """The mistake of a dropout that acts at rate ``q`` when the module was given ``p``."""
     if q is None or abs(q - p) <= 1e-3:

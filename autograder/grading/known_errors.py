@@ -247,6 +247,12 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "place? pass them by name (ignore_index=pad_id, label_smoothing=label_smoothing)",
      "un float llegó a un argumento que recibe un int (como ignore_index): ¿dos argumentos pasados uno en el lugar "
      "del otro? pásalos por nombre (ignore_index=pad_id, label_smoothing=label_smoothing)"),
+    ("TypeError", "must be bool, not int",
+     "an int reached a True/False argument (keepdim, unbiased): several dims passed one by one, x.mean(*dims, ...) "
+     "or x.var(-2, -1, ...), take the second as that argument; pass them as one tuple by name, dim=(-2, -1)",
+     "un int llegó a un argumento True/False (keepdim, unbiased): varias dimensiones pasadas una a una, "
+     "x.mean(*dims, ...) o x.var(-2, -1, ...), toman la segunda como ese argumento; pásalas como una sola tupla "
+     "por nombre, dim=(-2, -1)"),
     ("TypeError", "a real number, not 'NoneType'",
      "None reached a function that needs a number (float(None)): an optional argument left at its default None, "
      "such as clip_norm, is used without a check; guard that step with if clip_norm is not None:",
@@ -479,6 +485,12 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "nn.Parameter(torch.ones(...))",
      "register_parameter (o el atributo de un parámetro) recibe un tensor normal: envuélvelo antes, "
      "nn.Parameter(torch.ones(...))"),
+    # Last: torch's general "argument 'x' (position n) must be T, not U", after the entries for its common cases.
+    ("TypeError", ") must be ",
+     "an argument of a torch function got a value of the wrong type (the message names which argument and its "
+     "position): arguments passed in each other's place? pass them by name (dim=..., keepdim=...)",
+     "un argumento de una función de torch recibió un valor de tipo equivocado (el mensaje dice cuál y en qué "
+     "posición): ¿argumentos pasados uno en el lugar del otro? pásalos por nombre (dim=..., keepdim=...)"),
 )
 
 

@@ -152,4 +152,11 @@ MUTANTS = {
           "        dims = tuple(range(-len(self.normalized_shape), 0))\n")],
         must_fail=["Does the output match torch's layer_norm for an int"],
     ),
+    "the dims unpacked into mean's arguments (x.mean(*dims, ...): the second dim is read as keepdim)": Mutant(
+        "layernorm.py",
+        [("mean = x.mean(dim=dims, keepdim=True)",
+          "mean = x.mean(*dims, keepdim=True)")],
+        must_fail=["Does it normalise over several trailing dims"],
+        names="pass them as one tuple by name",
+    ),
 }

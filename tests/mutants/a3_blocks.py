@@ -285,6 +285,14 @@ MUTANTS = {
         must_fail=["Is the output linear2(ReLU(linear1(x)))"],
         names="tanh instead of ReLU",
     ),
+    "attention weights divided by their row sum after the dropout (to sum to 1 again)": Mutant(
+        "multihead.py",
+        [("            out = self.dropout(weights) @ v  # (B, h, T_q, d_k)\n",
+          "            kept = self.dropout(weights)\n"
+          "            out = (kept / kept.sum(-1, keepdim=True).clamp_min(1e-12)) @ v  # (B, h, T_q, d_k)\n")],
+        must_fail=["Does cross-attention"],
+        names="scaled by a factor that changes from row to row",
+    ),
     "ReLU6 instead of ReLU in the feed-forward (a MobileNet habit)": Mutant(
         "feedforward.py",
         [("self.dropout(torch.relu(self.linear1(x)))",

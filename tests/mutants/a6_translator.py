@@ -76,6 +76,24 @@ MUTANTS = {
         must_fail=["Is an item"],
         names='without putting <eos> back',
     ),
+    "truncated target keeps its last words after <sos>": Mutant(
+        "batching.py",
+        [
+            ("tgt_ids = tgt_ids[: self.max_len - 1] + [self.tgt_vocab.eos_id]",
+             "tgt_ids = [self.tgt_vocab.sos_id] + tgt_ids[len(tgt_ids) - self.max_len + 1:]"),
+        ],
+        must_fail=["Is an item"],
+        names="keeps the end of the sentence",
+    ),
+    "source cut one id short (max_len - 1, as if it had <eos>)": Mutant(
+        "batching.py",
+        [
+            ("src_ids = src_ids[: self.max_len]",
+             "src_ids = src_ids[: self.max_len - 1]"),
+        ],
+        must_fail=["Is an item"],
+        names="ids, not max_len",
+    ),
     "collate pads on the left": Mutant(
         "batching.py",
         [

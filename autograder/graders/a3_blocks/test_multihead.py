@@ -235,6 +235,8 @@ def check_dropout_on_weights(student, rng):
         if torch.allclose(mixed, weights, atol=1e-9, rtol=0):
             raise failure.naming(NO_DROPOUT)
         rate = checks.wrong_dropout_rate(checks.dropout_rate(mixed, weights, 1e-9), p)
+        if rate is None and checks.rescaled_per_row(mixed, weights, 1e-9):
+            rate = checks.RESCALED_PER_ROW
         raise failure.naming(rate) if rate else failure
     if not torch.allclose(total, mixed.sum(-1), atol=1e-9, rtol=0):
         raise checks.CheckFailure(

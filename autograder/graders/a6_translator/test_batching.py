@@ -56,7 +56,7 @@ def test_dataset_items(student, rng):
 
         plain = {key: [value.tolist() for value in pair] if isinstance(pair, list) and all(
             isinstance(value, torch.Tensor) for value in pair) else None for key, pair in got.items()}
-        raise variants.named(failure, plain, [
+        failure = variants.named(failure, plain, [
             variants.mistake(*variants.NO_EOS, lambda: items(eos=False)),
             variants.mistake(*variants.CUT_EOS, lambda: items(cut_eos=False)),
             variants.mistake(*variants.ALWAYS_CUT, lambda: items(always_cut=True)),
@@ -68,7 +68,23 @@ def test_dataset_items(student, rng):
             variants.mistake(*_shifted(k, len(pairs)), lambda k=k: {(name, i): value for (name, j), value in items().items()
                                                           for i in [(j - k) % len(pairs)]})
             for k in range(1, len(pairs))],
-            lambda a, m: a == {k: list(v) for k, v in m.items()}) from None
+            lambda a, m: a == {k: list(v) for k, v in m.items()})
+        raise failure.shaped(_cut_shape(plain, items(), max_len), replace=True) from None
+
+
+def _cut_shape(plain, expected, max_len):
+    """The shape of the first cut side that differs (variants.cut_shape), read only when every
+    uncut item is right (otherwise the cut is not what differs)."""
+    if any(plain["full", i] != [list(side) for side in want] for (name, i), want in expected.items() if name == "full"):
+        return None
+    for (name, i), pair in plain.items():
+        if name != "cut" or pair is None or len(pair) != 2:
+            continue
+        for side, got, want, full in zip(("source", "target"), pair, expected["cut", i], expected["full", i]):
+            shape = variants.cut_shape(got, list(want), list(full), max_len, side)
+            if shape:
+                return shape
+    return None
 
 
 def _shifted(k, n):

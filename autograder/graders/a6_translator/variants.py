@@ -223,6 +223,38 @@ def item(pair, src_stoi, tgt_stoi, max_len=None, *, eos=True, cut_eos=True, cut_
     return src, tgt
 
 
+def cut_shape(got, want, full, max_len: int, side: str) -> tuple[str, str] | None:
+    """How a sequence cut to ``max_len`` differs from the expected cut ``want``, read against
+    the uncut ``full`` (id lists; 1 and 2 are <sos> and <eos>): not cut, cut to another
+    length, the wrong part kept, or reversed. None when it is none of these."""
+    if got == want:
+        return None
+    lado = {"source": "origen", "target": "destino"}[side]
+    if got == full:
+        return (f"the {side} is not cut: max_len = {max_len} must limit it too ({len(full)} ids came back)",
+                f"el {lado} no se recorta: max_len = {max_len} también debe limitarlo (salieron {len(full)} ids)")
+    core = lambda ids: [i for i in ids if i not in (1, 2)]  # noqa: E731
+    g, f = core(got), core(full)
+    n = len(g)
+    starts = [k for k in range(1, len(f) - n + 1) if n and f[k:k + n] == g]
+    if starts and f[:n] != g:
+        if starts[-1] + n == len(f):
+            return (f"the cut {side} keeps the end of the sentence (its last ids): keep its first ids, then "
+                    f"{'<eos>' if side == 'target' else 'nothing'} last",
+                    f"el {lado} recortado conserva el final de la frase (sus últimos ids): conserva sus primeros ids"
+                    f"{', y <eos> al final' if side == 'target' else ''}")
+        return (f"the cut {side} starts {starts[0]} ids into the sentence: keep its first ids",
+                f"el {lado} recortado empieza {starts[0]} ids dentro de la frase: conserva sus primeros ids")
+    if len(got) != len(want) and len(full) > max_len:
+        return (f"the cut {side} has {len(got)} ids, not max_len = {max_len}: count every id that stays, "
+                f"{'<sos> and <eos> included' if side == 'target' else 'and cut to exactly max_len'}",
+                f"el {lado} recortado tiene {len(got)} ids, no max_len = {max_len}: cuenta todos los ids que "
+                f"quedan{', <sos> y <eos> incluidos' if side == 'target' else ''}")
+    if len(got) > 1 and got == want[::-1]:
+        return (f"the {side} ids come out reversed", f"los ids del {lado} salen al revés")
+    return None
+
+
 SOURCE_CUT_BACK = ("TranslationDataset keeps the source's last max_len ids: keep its first ones, src_ids[:max_len]",
                    "TranslationDataset conserva los últimos max_len ids del origen: conserva los primeros, "
                    "src_ids[:max_len]")
