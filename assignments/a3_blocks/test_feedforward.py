@@ -108,7 +108,8 @@ def test_positions_are_independent():
 def test_forward_is_linear2_of_relu_of_linear1():
     """In eval mode, is ff(x) = linear2(ReLU(linear1(x))), as in equation (2) of the paper?"""
     torch.manual_seed(8)
-    ff, x = FeedForward(8, 32, dropout=0.3).eval(), torch.randn(2, 5, 8)
+    # Inputs wide enough that hidden units reach well above 6, where a capped ReLU (ReLU6) differs.
+    ff, x = FeedForward(8, 32, dropout=0.3).eval(), 10 * torch.randn(2, 5, 8)
     with torch.no_grad():
         got, hidden = ff(x), ff.linear1(x)
         expected = ff.linear2(torch.relu(hidden))

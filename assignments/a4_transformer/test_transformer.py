@@ -334,6 +334,12 @@ def test_embedding_dropout_runs_once_per_stack():
             "modo entrenamiento: el dropout de los embeddings actúa una vez, dentro de embed, sobre embedding * "
             "sqrt(d_model) + posiciones; las capas tienen sus propios dropouts, y nada más descarta el flujo (ni otra "
             "vez tras embed, ni tras cada capa)")
+    assert model.training, (
+        "after encode and decode in training mode the model is in eval mode: encode, decode and forward must not "
+        "switch the mode (no self.eval() or self.train() inside them; the caller chooses it) / tras encode y decode "
+        "en modo entrenamiento el modelo está en modo evaluación: encode, decode y forward no deben cambiar el modo "
+        "(nada de self.eval() ni self.train() dentro; lo elige quien los llama)")
+    _check_each_stack_gets_dropped_embeddings()
     torch.manual_seed(8)
     plain = Transformer(TransformerConfig(**SMALL)).eval()
     model.load_state_dict(plain.state_dict())
@@ -345,3 +351,24 @@ def test_embedding_dropout_runs_once_per_stack():
         "nn.Dropout modules / en modo evaluación el modelo con dropout=0.3 da otros logits que los mismos pesos con "
         "dropout=0.0: un dropout sigue activo en modo evaluación (¿nn.functional.dropout sin "
         "training=self.training?); usa los módulos nn.Dropout")
+
+
+def _check_each_stack_gets_dropped_embeddings():
+    """With dropout 0.5 in training mode, about half of what the first encoder layer and the
+    first decoder layer receive is zero: each stack starts from embed's dropped embeddings."""
+    torch.manual_seed(9)
+    model = Transformer(TransformerConfig(**{**SMALL, "dropout": 0.5})).train()
+    seen = {}
+    for name, layers in (("encoder", model.encoder_layers), ("decoder", model.decoder_layers)):
+        layers[0].register_forward_pre_hook(lambda module, args, name=name: seen.update({name: args[0]}))
+    model(SRC, TGT)
+    for name in ("encoder", "decoder"):
+        zeros = (seen[name] == 0).float().mean().item()
+        assert 0.3 < zeros < 0.7, (
+            f"with dropout 0.5 in training mode, {zeros:.0%} of the first {name} layer's input is zero, expected "
+            f"about half: both stacks start from embed(...), which drops the embeddings; does "
+            f"{'encode' if name == 'encoder' else 'decode'} embed the tokens some other way? / con dropout 0.5 en "
+            f"modo entrenamiento, el {zeros:.0%} de la entrada de la primera capa del "
+            f"{'codificador' if name == 'encoder' else 'decodificador'} es cero, se esperaba la mitad: ambas pilas "
+            f"parten de embed(...), que aplica dropout a los embeddings; ¿"
+            f"{'encode' if name == 'encoder' else 'decode'} hace el embedding de otra forma?")

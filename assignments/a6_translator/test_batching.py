@@ -104,17 +104,19 @@ def test_collate_pads_on_the_right():
             f"collate(pad_id=0) gave {name} {got}, expected {want}. {hint[0]} / "
             f"collate(pad_id=0) dio {name} {got}, se esperaba {want}. {hint[1]}"
         )
-    got = collate(items, pad_id=9)[0].tolist()
-    if got == [[7, 0, 0], [4, 5, 6]]:
-        hint = ("The pad_id argument was ignored: fill with pad_id, not with 0.",
-                "Se ignoró el argumento pad_id: rellena con pad_id, no con 0.")
-    else:
-        hint = ("Fill the positions after each sentence with pad_id.",
-                "Rellena con pad_id las posiciones tras cada frase.")
-    assert got == [[7, 9, 9], [4, 5, 6]], (
-        f"collate(pad_id=9) gave src {got}, expected [[7, 9, 9], [4, 5, 6]]. {hint[0]} / "
-        f"collate(pad_id=9) dio src {got}, se esperaba [[7, 9, 9], [4, 5, 6]]. {hint[1]}"
-    )
+    src, tgt = collate(items, pad_id=9)
+    for name, got, want in (("src", src.tolist(), [[7, 9, 9], [4, 5, 6]]),
+                            ("tgt", tgt.tolist(), [[1, 6, 2, 9], [1, 4, 5, 2]])):
+        if got == [[v if v != 9 else 0 for v in row] for row in want]:
+            hint = (f"The pad_id argument was ignored for {name}: fill both batches with pad_id, not with 0.",
+                    f"Se ignoró el argumento pad_id en {name}: rellena ambos lotes con pad_id, no con 0.")
+        else:
+            hint = ("Fill the positions after each sentence with pad_id.",
+                    "Rellena con pad_id las posiciones tras cada frase.")
+        assert got == want, (
+            f"collate(pad_id=9) gave {name} {got}, expected {want}. {hint[0]} / "
+            f"collate(pad_id=9) dio {name} {got}, se esperaba {want}. {hint[1]}"
+        )
 
 
 def test_loader_gives_padded_batches():

@@ -156,6 +156,12 @@ def test_target_mask_combines_padding_and_causality():
         f"target_mask debe tener forma (B, 1, T, T) = (1, 1, 3, 3) para tokens de forma (1, 3), pero tiene "
         f"{tuple(mask.shape)}; la máscara de relleno (B, 1, 1, T) y la causal (T, T) se difunden a (B, 1, T, T)",
     )
+    assert mask.dtype == torch.bool, _say(
+        f"the mask must be boolean (True = may attend), got dtype {mask.dtype}: combine the boolean padding and "
+        "causal masks with & (AND), not by multiplying them as numbers",
+        f"la máscara debe ser booleana (True = puede atender), pero su dtype es {mask.dtype}: combina las máscaras "
+        "booleanas de relleno y causal con & (AND), no multiplicándolas como números",
+    )
     expected = torch.tensor([[1, 0, 0], [1, 1, 0], [1, 1, 0]], dtype=torch.bool)
     got = mask[0, 0]
     causal = torch.tensor([[1, 0, 0], [1, 1, 0], [1, 1, 1]], dtype=torch.bool)

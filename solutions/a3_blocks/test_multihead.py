@@ -275,6 +275,27 @@ def test_attention_dropout_only_in_training():
         "in eval mode the output should be attention without dropout: use the module self.dropout (it does "
         "nothing in eval mode) / en modo eval la salida debe ser la atención sin dropout: usa el módulo "
         f"self.dropout (no hace nada en modo eval)\n{m}"))
+    # With every value 1 (w_v = 0, bias 1; w_o the identity), each output is the sum of the
+    # row's weights after dropout: 1 in eval mode, (kept weights) / (1 - p) in training mode,
+    # which varies from row to row; a row renormalised after dropout would sum to 1 again.
+    with torch.no_grad():
+        mha.w_v.weight.zero_()
+        mha.w_v.bias.fill_(1.0)
+        mha.w_o.weight.copy_(torch.eye(16))
+        mha.w_o.bias.zero_()
+        sums, _ = mha.train()(x, x, x)
+    assert not sums.isnan().any(), (
+        "with dropout 0.5 in training mode the output has NaN: a row whose weights are all dropped gives 0 / 0 "
+        "when it is divided by its sum; use nn.Dropout's output as it is / con dropout 0.5 en modo entrenamiento la "
+        "salida tiene NaN: una fila con todos sus pesos anulados da 0 / 0 al dividirla por su suma; usa la salida "
+        "de nn.Dropout tal cual")
+    assert not torch.allclose(sums, torch.ones_like(sums)), (
+        "with every value 1 and dropout 0.5 in training mode, every output is 1: the attention weights of each row "
+        "still sum to 1 after the dropout. nn.Dropout zeroes some weights and scales the rest by 1/(1 - p); use its "
+        "output as it is (do not divide by the row's sum again) / con todos los valores a 1 y dropout 0.5 en modo "
+        "entrenamiento, todas las salidas valen 1: los pesos de atención de cada fila siguen sumando 1 tras el "
+        "dropout. nn.Dropout anula algunos pesos y escala el resto por 1/(1 - p); usa su salida tal cual (no la "
+        "dividas otra vez por la suma de la fila)")
     mha = MultiHeadAttention(16, 4, dropout=0.0)
     with torch.no_grad():
         silent, _ = mha.train()(x, x, x)
