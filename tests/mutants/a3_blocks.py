@@ -322,4 +322,10 @@ MUTANTS = {
         must_fail=["Does cross-attention (T_q ≠ T_k, key ≠ value) with a padding mask"],
         names="1 - dropout",
     ),
+    "forward keeps only the rows it needs (self.pe = self.pe[:T], to save memory)": Mutant(
+        "positional.py",
+        [("        return x + self.pe[:T]\n", "        self.pe = self.pe[:T]\n        return x + self.pe\n")],
+        must_fail=["Does forward add pe[:T]"],
+        names="forward changes the table it reads",
+    ),
 }

@@ -504,4 +504,10 @@ MUTANTS = {
         must_fail=["Does collate stack"],
         names="written into every index of that axis",
     ),
+    "evaluate restores the mode by assigning model.training (the submodules stay in eval mode)": Mutant(
+        "training.py",
+        [("        model.train(was_training)", "        model.training = was_training")],
+        must_fail=["Is evaluate the per-token mean"],
+        names="by assigning model.training",
+    ),
 }

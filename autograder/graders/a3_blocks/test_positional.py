@@ -355,6 +355,7 @@ def test_forward_adds_positions(student, rng):
         check_table(report.get("output"), want, f"PositionalEncoding({d_model}, {max_len})(x of shape {(B, T, d_model)})",
                     1e-5, d_model, max_len, slice(0, T), x=x, mistakes=forward_mistakes)
     checks.inputs_unchanged(student, PE, [x], f"PositionalEncoding({d_model}, {max_len})(x)", init_args=[d_model, max_len])
+    _check_repeated_calls(student, rng, d_model, max_len, pe)
     # x + pe passes the gradient through unchanged: the embeddings below must learn. In training
     # mode, as a model being trained calls it (the dropout after the positions is the Transformer's).
     grad_output = torch.randn(x.shape, generator=rng)
@@ -366,6 +367,38 @@ def test_forward_adds_positions(student, rng):
         if _drops_in_training(student, d_model, max_len):
             raise failure.naming(DROPOUT) from None
         raise
+
+
+def _check_repeated_calls(student, rng, d_model, max_len, pe):
+    """One module called twice, a short sequence and then a longer one, as a model calls it
+    batch after batch: the second call adds pe[:T] too, and the table keeps its max_len rows."""
+    T1, T2 = checks.randint(rng, 2, 5), checks.randint(rng, 8, 19)
+    x1, x2 = torch.randn(1, T1, d_model, generator=rng), torch.randn(2, T2, d_model, generator=rng)
+    what = f"the same PositionalEncoding({d_model}, {max_len}) called on T = {T1}, then on T = {T2}"
+    what_es = f"el mismo PositionalEncoding({d_model}, {max_len}) llamado con T = {T1} y luego con T = {T2}"
+    error = student.script_error([["pe", PE, [d_model, max_len], {}], ["a", "$pe.__call__", [x1], {}],
+                                  ["b", "$pe.__call__", [x2], {}]])
+    if error is not None:
+        raise checks.CheckFailure(f"{what}: the second call raised {error['type']} ({error['shown']})",
+                                  f"{what_es}: la segunda llamada lanzó {error['type']} ({error['shown']})"
+                                  ).naming(CALL_CHANGES_TABLE)
+    out = student.script([["pe", PE, [d_model, max_len], {}], ["a", "$pe.__call__", [x1], {}],
+                          ["b", "$pe.__call__", [x2], {}], ["table", "getattr", [{"$": "pe"}, "pe"], {}]],
+                         returns=["b", "table"])
+    try:
+        checks.close(checks.tensor(out["b"], f"{what}: second output", shape=(2, T2, d_model)),
+                     (x2.double() + pe[:T2]).float(), f"{what}: second output", atol=1e-5, rtol=1e-5)
+    except checks.CheckFailure as failure:
+        table = out["table"]
+        changed = not isinstance(table, torch.Tensor) or tuple(table.shape)[-2:] != (max_len, d_model)
+        raise (failure.naming(CALL_CHANGES_TABLE) if changed else failure) from None
+
+
+CALL_CHANGES_TABLE = checks.Mistake(
+    "forward changes the table it reads (self.pe = self.pe[:T], or an in-place edit): the first call cuts or alters "
+    "it for every later call; read the rows without assigning, return x + self.pe[:T]",
+    "forward cambia la tabla que lee (self.pe = self.pe[:T], o una modificación in situ): la primera llamada la "
+    "recorta o altera para todas las siguientes; lee las filas sin asignar, devuelve x + self.pe[:T]")
 
 
 def _grad_wrt_x(student, d_model, max_len, x, grad_output):

@@ -39,6 +39,10 @@ BATCH_MEANS = ("evaluate averages the batch means; every token must weigh the sa
                "etiquetas que no son pad)")
 NOT_RESTORED = ("evaluate does not put the model back in the mode it had (model.train(was_training), in a finally)",
                 "evaluate no devuelve el modelo al modo que tenía (model.train(estaba_entrenando), en un finally)")
+FLAG_ONLY = ("evaluate restores the mode by assigning model.training, which sets the top module's flag only: "
+             "model.train(was_training) sets it on every submodule",
+             "evaluate restaura el modo asignando model.training, que solo cambia el indicador del módulo superior: "
+             "model.train(estaba_entrenando) lo cambia en todos los submódulos")
 WITH_GRAD = ("evaluate runs the model with gradients on: wrap the loop in torch.no_grad()",
              "evaluate ejecuta el modelo con los gradientes activos: envuelve el bucle en torch.no_grad()")
 FIT_LAST = ("fit keeps each epoch's last batch loss instead of the mean of its batch losses",
@@ -245,12 +249,14 @@ def test_evaluate(student, rng):
         ["_", "$model.train", [], {}],
         ["from_train", "training.evaluate", [{"$": "model"}, batches], {"pad_id": 0}],
         ["mode_train", "getattr", [{"$": "model"}, "training"], {}],
+        ["inner_train", "getattr", [{"$": "last"}, "training"], {}],
         ["_", "$model.eval", [], {}],
         ["watch", "watch", [{"$": "model"}], {}],
         ["from_eval", "training.evaluate", [{"$": "model"}, batches], {"pad_id": 0}],
         ["watched", "$watch.take", [], {}],
         ["mode_eval", "getattr", [{"$": "model"}, "training"], {}],
-    ] + read, model_spec=spec, returns=["from_train", "mode_train", "from_eval", "mode_eval", "graph", "watched"])
+    ] + read, model_spec=spec, returns=["from_train", "mode_train", "inner_train", "from_eval", "mode_eval", "graph",
+                                        "watched"])
     watch = stages.watch(model)
     _evaluate(model, batches)
     watched = watch.take()
@@ -274,6 +280,13 @@ def test_evaluate(student, rng):
         if out[key] is not mode:
             raise checks.CheckFailure(f"evaluate must leave a model that was in {en} mode in {en} mode",
                                       f"evaluate debe dejar en modo {es} un modelo que estaba en ese modo").naming(restored)
+    if out["mode_train"] is True and out["inner_train"] is not True:
+        raise checks.CheckFailure(
+            "after evaluate, a model that was in training mode says model.training = True, but its submodules "
+            "(model.generator) are still in eval mode, so dropout stays off for the rest of training",
+            "tras evaluate, un modelo que estaba en modo de entrenamiento dice model.training = True, pero sus "
+            "submódulos (model.generator) siguen en modo de evaluación, así que el dropout queda desactivado el "
+            "resto del entrenamiento").naming(variants.mistake(*FLAG_ONLY, None))
     if out["graph"] is not False:
         raise checks.CheckFailure(
             "evaluate built a computation graph: the model's output required a gradient during evaluate",
