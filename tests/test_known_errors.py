@@ -173,6 +173,9 @@ REAL_ERRORS = {
     "a score unpacked for the ids": (lambda: list(max([(-1.5, [4, 2])])[0]), "the wrong order"),
     "an integer parameter": (lambda: nn.Parameter(torch.full((3,), 1)), "dtype=torch.float32"),
     "an optimizer step on an expanded parameter": (_step_on_expanded_parameter, ".expand(...).clone()"),
+    "a generator where top_p belongs": (lambda: 0 < torch.Generator() <= 1, "generator=generator"),
+    "a number where the generator belongs": (lambda: torch.multinomial(torch.ones(3), 1, generator=0.9),
+                                             "generator=generator"),
     "dims unpacked into mean": (lambda: torch.ones(2, 3).mean(*(-2, -1), keepdim=True), "dim=(-2, -1)"),
     "a tensor where a dim belongs": (lambda: torch.ones(2, 3).sum(-1, torch.ones(1)), "pass them by name"),
 }

@@ -125,6 +125,33 @@ def test_course_table(course_data):
     torch.testing.assert_close(table, expected, atol=data["atol"], rtol=0, msg=message)
 
 
+def test_far_positions_follow_the_formula():
+    """For max_len = 1000, do far rows (257, 600, 999) hold sin/cos of pos / 10000^(2i/d_model),
+    computed from exact positions?"""
+    d_model, rows = 16, [0, 1, 257, 600, 999]
+    table = PositionalEncoding(d_model, max_len=1000).pe
+    assert isinstance(table, torch.Tensor) and table.shape == (1000, d_model), (
+        f"PositionalEncoding({d_model}, max_len=1000).pe must have shape (1000, {d_model}), got {_shape(table)} / "
+        f"PositionalEncoding({d_model}, max_len=1000).pe debe tener forma (1000, {d_model}), pero tiene "
+        f"{_shape(table)}")
+    pos = torch.tensor(rows, dtype=torch.float64)[:, None]
+    angle = pos / 10000 ** (torch.arange(0, d_model, 2, dtype=torch.float64) / d_model)
+    expected = torch.stack([angle.sin(), angle.cos()], dim=-1).flatten(1)  # columns sin, cos, sin, cos, ...
+    got = table[rows].double()
+    bad = [r for r, g, e in zip(rows, got, expected) if not bool(((g - e).abs() <= 1e-3).all())]
+    assert not bad, (
+        f"rows {bad} of PositionalEncoding({d_model}, max_len=1000).pe differ from sin/cos(pos / "
+        f"10000^(2i/d_model)) by more than 0.001 (row {bad[0]}: got {_rounded(got[rows.index(bad[0])][:4])}..., "
+        f"expected {_rounded(expected[rows.index(bad[0])][:4])}...); the near rows may be right: build the "
+        "positions in float32 or float64 (bfloat16 and float16 cannot hold every integer above 256, or 2048), and "
+        "compute the angles the same way for every row / las filas "
+        f"{bad} de PositionalEncoding({d_model}, max_len=1000).pe difieren de sin/cos(pos / 10000^(2i/d_model)) en "
+        f"más de 0,001 (fila {bad[0]}: {_rounded(got[rows.index(bad[0])][:4])}..., se esperaba "
+        f"{_rounded(expected[rows.index(bad[0])][:4])}...); las filas cercanas pueden estar bien: construye las "
+        "posiciones en float32 o float64 (bfloat16 y float16 no pueden representar todos los enteros por encima de "
+        "256, o de 2048) y calcula los ángulos igual para todas las filas")
+
+
 def test_pe_is_a_buffer_not_a_parameter():
     """Is pe a registered buffer (saved, moved with .to) and not trained?"""
     pe = PositionalEncoding(8, max_len=10)

@@ -98,6 +98,34 @@ def test_beam_search_rows_finish_at_their_own_step():
     )
 
 
+class LetterModel(CountdownModel):
+    """Row b emits token src[b, 1] src[b, 0] times, then EOS."""
+
+    def encode(self, src):
+        return src[:, None, :2].float(), torch.ones(src.size(0), 1, 1, src.size(1), dtype=torch.bool)
+
+    def decode(self, tgt, memory, src_mask):
+        n, letter = memory[:, 0, 0].long(), memory[:, 0, 1].long()  # (B,), (B,)
+        position = torch.arange(tgt.size(1))[None, :]  # (1, T)
+        nxt = torch.where(position < n[:, None], letter[:, None], EOS)  # (B, T)
+        return torch.nn.functional.one_hot(nxt, 8).float() * 10  # (B, T, V)
+
+
+def test_rows_are_padded_to_the_longest_row():
+    """When the shorter row has the larger ids (C EOS beside A A A EOS), is the output as wide
+    as the longest row, for greedy and beam search alike?"""
+    src, want = torch.tensor([[1, C], [3, A]]), [[C, EOS, PAD, PAD], [A, A, A, EOS]]
+    for name, decode in (("greedy_decode", greedy_decode), ("beam_search", beam_search)):
+        options = {"beam_size": 2} if name == "beam_search" else {}
+        got = decode(LetterModel(), src, max_len=8, sos_id=SOS, eos_id=EOS, pad_id=PAD, **options).tolist()
+        assert got == want, (
+            f"{name} gave {_show(got)}, expected {_show(want)}: row 0 emits C then EOS, row 1 A A A then EOS. The "
+            "output is as wide as the longest row, max(len(h) for h in rows); max(rows) compares the ids, not the "
+            f"lengths / {name} dio {_show(got)}, se esperaba {_show(want)}: la fila 0 emite C y EOS, la fila 1 A A A "
+            "y EOS. La salida es tan ancha como la fila más larga, max(len(h) for h in filas); max(filas) compara los "
+            "ids, no las longitudes")
+
+
 # After EOS the model only ever predicts EOS again, at probability 1: a hypothesis that
 # were extended past its EOS would lose nothing, and the length penalty would favour it.
 EOS_FOREVER = [

@@ -249,6 +249,14 @@ def test_fit_lowers_the_loss():
         f"fit(epochs=5) devolvió {len(history)} valores {_losses(history)}, se esperaban 5: una pérdida media por "
         "época."
     )
+    kinds = sorted({type(loss).__name__ for loss in history})
+    assert kinds == ["float"], (
+        f"fit's history holds {', '.join(kinds)} values, expected Python floats: one number per epoch, the mean of "
+        "train_step's losses (floats already); sum(losses) / len(losses), not torch.tensor(losses).mean() / "
+        f"el historial de fit contiene valores {', '.join(kinds)}, se esperaban floats de Python: un número por "
+        "época, la media de las pérdidas de train_step (ya son floats); sum(losses) / len(losses), no "
+        "torch.tensor(losses).mean()"
+    )
     assert history[-1] < history[0], (
         f"fit's losses {_losses(history)} did not go down from the first epoch to the last: every epoch must run "
         "train_step on every batch (if test_train_step_shifts_the_target_and_updates fails, fix it first). / "

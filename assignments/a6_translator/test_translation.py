@@ -92,6 +92,15 @@ def test_translates_a_batch_in_order():
         f"translate([\"Hello, world!\", \"...\", \"world\"]) dio {out!r}, se esperaba {want!r} (\",\" no está "
         f"en el vocabulario de origen, así que es <unk>; \"...\" queda vacía tras limpiarla). {hint[1]}"
     )
+    out = translate(WordByWordModel(), ["world", "world !", "Hello, world!"], Vocab(SRC_WORDS), Vocab(TGT_WORDS))
+    want = ["mundo", "mundo !", "hola <unk> mundo !"]
+    assert out == want, (
+        f"translate([\"world\", \"world !\", \"Hello, world!\"]) gave {out!r}, expected {want!r}: output i is "
+        "the translation of sentence i. A batch sorted by length (or any other order) must be put back in the "
+        f"input's order / translate([\"world\", \"world !\", \"Hello, world!\"]) dio {out!r}, se esperaba "
+        f"{want!r}: la salida i es la traducción de la frase i. Un lote ordenado por longitud (o de otro modo) "
+        "debe volver al orden de la entrada"
+    )
 
 
 def test_long_sources_are_truncated_to_the_model():

@@ -253,6 +253,18 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "un int llegó a un argumento True/False (keepdim, unbiased): varias dimensiones pasadas una a una, "
      "x.mean(*dims, ...) o x.var(-2, -1, ...), toman la segunda como ese argumento; pásalas como una sola tupla "
      "por nombre, dim=(-2, -1)"),
+    ("TypeError", "'torch._C.Generator'",
+     "a torch.Generator is compared with a number: it reached an argument that takes one (top_p, top_k or the "
+     "temperature), because an argument before it was left out of the call and the later ones moved up; pass "
+     "them by name (top_k=top_k, top_p=top_p, generator=generator)",
+     "un torch.Generator se compara con un número: llegó a un argumento que recibe uno (top_p, top_k o la "
+     "temperatura), porque en la llamada falta un argumento anterior y los siguientes se desplazaron; pásalos por "
+     "nombre (top_k=top_k, top_p=top_p, generator=generator)"),
+    ("TypeError", "must be torch.Generator, not",
+     "a number reached generator=: an argument was left out of the call (or one too many given), so the others "
+     "moved by one; pass them by name (top_k=top_k, top_p=top_p, generator=generator)",
+     "un número llegó a generator=: en la llamada falta un argumento (o sobra uno), así que los demás se "
+     "desplazaron; pásalos por nombre (top_k=top_k, top_p=top_p, generator=generator)"),
     ("TypeError", "a real number, not 'NoneType'",
      "None reached a function that needs a number (float(None)): an optional argument left at its default None, "
      "such as clip_norm, is used without a check; guard that step with if clip_norm is not None:",

@@ -154,6 +154,31 @@ def test_masked_self_attention_reproduces_course_table(course_data):
     )
 
 
+def test_masked_self_attention_works_for_any_length():
+    """For 1, 3 and 6 positions (not only the lecture's 4), is row i of masked_self_attention
+    the softmax-weighted mean of the values 0..i?"""
+    torch.manual_seed(3)
+    for T in (1, 3, 6):
+        Q, K, V = torch.randn(T, 5), torch.randn(T, 5), torch.randn(T, 2)
+        Z = masked_self_attention(Q, K, V)
+        rows = [torch.softmax(K[: i + 1] @ Q[i] / 5 ** 0.5, dim=0) @ V[: i + 1] for i in range(T)]
+        expected = torch.stack(rows)
+        assert isinstance(Z, torch.Tensor) and Z.shape == (T, 2), _say(
+            f"for T = {T} positions masked_self_attention must return Z of shape ({T}, 2), got "
+            f"{tuple(Z.shape) if isinstance(Z, torch.Tensor) else type(Z).__name__}: build the mask from the "
+            "length of Q (causal_mask(Q.size(0))), not from a fixed 4",
+            f"para T = {T} posiciones masked_self_attention debe devolver Z de forma ({T}, 2), pero devuelve "
+            f"{tuple(Z.shape) if isinstance(Z, torch.Tensor) else type(Z).__name__}: construye la máscara a partir "
+            "de la longitud de Q (causal_mask(Q.size(0))), no de un 4 fijo",
+        )
+        torch.testing.assert_close(Z, expected, atol=1e-5, rtol=1e-4, msg=lambda default: _say(
+            f"for T = {T} positions row i of Z must be softmax(K[:i+1] q_i / sqrt(d_k)) V[:i+1]; the lecture's "
+            "table has T = 4: is the mask or something else sized for 4 rows only?",
+            f"para T = {T} posiciones la fila i de Z debe ser softmax(K[:i+1] q_i / sqrt(d_k)) V[:i+1]; la tabla de "
+            "clase tiene T = 4: ¿la máscara u otra cosa está pensada solo para 4 filas?",
+        ) + "\n" + default)
+
+
 def test_output_and_weight_shapes():
     """Are the shapes (..., T_q, d_v) for the output and (..., T_q, T_k) for the weights?"""
     torch.manual_seed(0)

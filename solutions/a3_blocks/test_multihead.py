@@ -257,8 +257,8 @@ def test_cross_attention_matches_torch_with_the_same_weights():
 
 
 def test_attention_dropout_only_in_training():
-    """With dropout 0.5, does training mode change the output while eval mode gives exactly
-    the output without dropout?"""
+    """With dropout 0.5, does training mode drop attention weights (and double the kept ones)
+    while eval mode gives exactly the output without dropout?"""
     torch.manual_seed(12)
     mha, x = MultiHeadAttention(16, 4, dropout=0.5), torch.randn(2, 6, 16)
     mha.train()
@@ -275,27 +275,28 @@ def test_attention_dropout_only_in_training():
         "in eval mode the output should be attention without dropout: use the module self.dropout (it does "
         "nothing in eval mode) / en modo eval la salida debe ser la atención sin dropout: usa el módulo "
         f"self.dropout (no hace nada en modo eval)\n{m}"))
-    # With every value 1 (w_v = 0, bias 1; w_o the identity), each output is the sum of the
-    # row's weights after dropout: 1 in eval mode, (kept weights) / (1 - p) in training mode,
-    # which varies from row to row; a row renormalised after dropout would sum to 1 again.
+    # Identity value and output projections and one-hot values (key t of head j is 1 in its
+    # slot t) make each output the weight itself: out[b, i, 4 * j + t] = weights[b, j, i, t].
+    # In training mode each must then be dropped (0) or kept and scaled by 1/(1 - p) = 2.
     with torch.no_grad():
-        mha.w_v.weight.zero_()
-        mha.w_v.bias.fill_(1.0)
-        mha.w_o.weight.copy_(torch.eye(16))
-        mha.w_o.bias.zero_()
-        sums, _ = mha.train()(x, x, x)
-    assert not sums.isnan().any(), (
-        "with dropout 0.5 in training mode the output has NaN: a row whose weights are all dropped gives 0 / 0 "
-        "when it is divided by its sum; use nn.Dropout's output as it is / con dropout 0.5 en modo entrenamiento la "
-        "salida tiene NaN: una fila con todos sus pesos anulados da 0 / 0 al dividirla por su suma; usa la salida "
-        "de nn.Dropout tal cual")
-    assert not torch.allclose(sums, torch.ones_like(sums)), (
-        "with every value 1 and dropout 0.5 in training mode, every output is 1: the attention weights of each row "
-        "still sum to 1 after the dropout. nn.Dropout zeroes some weights and scales the rest by 1/(1 - p); use its "
-        "output as it is (do not divide by the row's sum again) / con todos los valores a 1 y dropout 0.5 en modo "
-        "entrenamiento, todas las salidas valen 1: los pesos de atención de cada fila siguen sumando 1 tras el "
-        "dropout. nn.Dropout anula algunos pesos y escala el resto por 1/(1 - p); usa su salida tal cual (no la "
-        "dividas otra vez por la suma de la fila)")
+        for layer in (mha.w_v, mha.w_o):
+            layer.weight.copy_(torch.eye(16))
+            layer.bias.zero_()
+        value = torch.eye(4).repeat(2, 1, 4)  # (2, 4, 16): key t is one-hot at t in each head's 4 slots
+        query, key = torch.randn(2, 3, 16), torch.randn(2, 4, 16)
+        plain, _ = mha.eval()(query, key, value)
+        dropped, _ = mha.train()(query, key, value)
+    ok = (dropped == 0) | torch.isclose(dropped, 2 * plain, atol=1e-6, rtol=1e-5)
+    assert bool(ok.all()) and bool((dropped == 0).any()), (
+        "with dropout 0.5, identity projections and one-hot values, each training-mode output is one attention "
+        "weight after dropout, so it must be 0 or twice the eval-mode one (nn.Dropout scales what it keeps by "
+        f"1/(1 - p) = 2); {int((~ok).sum())} of {ok.numel()} are neither. Use out = self.dropout(weights) @ V and "
+        "nothing more: no renormalisation, no second dropout after w_o, not added to the undropped output / con "
+        "dropout 0.5, proyecciones identidad y valores one-hot, cada salida en modo entrenamiento es un peso de "
+        "atención tras el dropout, así que debe valer 0 o el doble de la de modo evaluación (nn.Dropout escala lo "
+        f"que conserva por 1/(1 - p) = 2); {int((~ok).sum())} de {ok.numel()} no son ninguna de las dos. Usa out = "
+        "self.dropout(pesos) @ V y nada más: sin renormalizar, sin un segundo dropout tras w_o, sin sumarlo a la "
+        "salida sin dropout")
     mha = MultiHeadAttention(16, 4, dropout=0.0)
     with torch.no_grad():
         silent, _ = mha.train()(x, x, x)

@@ -30,9 +30,14 @@ def test_specials_come_first():
         f"Vocab(['hola', '<eos>', 'mundo', 'hola']).itos is {v.itos}, expected {want}. {hint[0]} / "
         f"Vocab(['hola', '<eos>', 'mundo', 'hola']).itos es {v.itos}, se esperaba {want}. {hint[1]}"
     )
-    assert v.stoi["hola"] == 4, (
-        f"stoi['hola'] is {v.stoi['hola']}, expected 4: stoi maps each word to its position in itos. / "
-        f"stoi['hola'] es {v.stoi['hola']}, se esperaba 4: stoi da la posición de cada palabra en itos."
+    wrong = {w: v.stoi.get(w) for i, w in enumerate(want) if v.stoi.get(w) != i}
+    assert not wrong, (
+        f"stoi gives {wrong}, expected {({w: want.index(w) for w in wrong})}: stoi maps each word to its position "
+        "in itos, so the ids are 0, 1, 2, ... with no gap (a word seen twice takes no id: give each new word "
+        "len(self.itos), not its place in the list of words) / "
+        f"stoi da {wrong}, se esperaba {({w: want.index(w) for w in wrong})}: stoi da la posición de cada palabra en "
+        "itos, así que los ids son 0, 1, 2, ... sin huecos (una palabra repetida no recibe id: da a cada palabra "
+        "nueva len(self.itos), no su lugar en la lista de palabras)."
     )
     assert Vocab.unk_id == 3, (
         f"Vocab.unk_id is {Vocab.unk_id}, expected 3 (given code: leave the class ids as they are). / "

@@ -275,4 +275,10 @@ MUTANTS = {
         must_fail=["Does a (B, 1, 1, S) padding mask give masked keys exactly zero weight"],
         names="invert it with ~mask",
     ),
+    "keys viewed as (..., d_k, T_k) instead of transposed": Mutant(
+        "attention.py",
+        [("k.transpose(-2, -1)", "k.view(*k.shape[:-2], k.size(-1), k.size(-2))")],
+        must_fail=[TABLE, SHAPES, GRADS],
+        names="instead of transposed",
+    ),
 }

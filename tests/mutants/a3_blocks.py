@@ -328,4 +328,25 @@ MUTANTS = {
         must_fail=["Does forward add pe[:T]"],
         names="forward changes the table it reads",
     ),
+    "dropped attention added to the plain output (out = out + dropout(weights) @ v)": Mutant(
+        "multihead.py",
+        [("            out = self.dropout(weights) @ v  # (B, h, T_q, d_k)\n",
+          "            out = out + self.dropout(weights) @ v  # (B, h, T_q, d_k)\n")],
+        must_fail=["Does cross-attention"],
+        names="plus the attention with it",
+    ),
+    "squared ReLU in the feed-forward (relu(h).pow(2))": Mutant(
+        "feedforward.py",
+        [("self.dropout(torch.relu(self.linear1(x)))",
+          "self.dropout(torch.relu(self.linear1(x)).pow(2))")],
+        must_fail=["Is the output linear2(ReLU(linear1(x)))"],
+        names="it squares positive values",
+    ),
+    "ELU in the feed-forward": Mutant(
+        "feedforward.py",
+        [("self.dropout(torch.relu(self.linear1(x)))",
+          "self.dropout(torch.nn.functional.elu(self.linear1(x)))")],
+        must_fail=["Is the output linear2(ReLU(linear1(x)))"],
+        names="it lets negative values through",
+    ),
 }

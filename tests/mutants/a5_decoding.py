@@ -305,4 +305,11 @@ MUTANTS = {
         must_fail=["Do temperature < 0, top_k < 1"],
         names="without clamping it below V",
     ),
+    "sample_decode leaves top_k out of the call (top_p lands on top_k, the generator on top_p)": Mutant(
+        "decoding.py",
+        [("sample_next_token(logits, temperature, top_k, top_p, generator)",
+          "sample_next_token(logits, temperature, top_p, generator)")],
+        must_fail=["Is sample_decode reproducible"],
+        names="generator=generator",
+    ),
 }

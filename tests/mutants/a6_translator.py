@@ -510,4 +510,13 @@ MUTANTS = {
         must_fail=["Is evaluate the per-token mean"],
         names="by assigning model.training",
     ),
+    "Vocab's id counter goes up for every word, repeated ones too (ids with gaps)": Mutant(
+        "vocab.py",
+        [("        for word in words:\n            if word not in self.stoi:\n                self.stoi[word] = len(self.itos)\n"
+          "                self.itos.append(word)\n",
+          "        next_id = len(self.itos)\n        for word in words:\n            if word not in self.stoi:\n"
+          "                self.stoi[word] = next_id\n                self.itos.append(word)\n            next_id += 1\n")],
+        must_fail=["Does Vocab(words) put <pad>"],
+        names="the ids have gaps",
+    ),
 }

@@ -36,6 +36,8 @@ def _attend(q, k, v, mask=None, mistake=None):
     with warnings.catch_warnings():  # k.T on a batch: deprecated, and the mistake itself
         warnings.simplefilter("ignore")
         kt = k.T if mistake == "k.T" else k.transpose(-2, -1)
+    if mistake == "k reshaped":  # the entries read in memory order, not transposed
+        kt = k.reshape(*k.shape[:-2], k.size(-1), k.size(-2))
     scores = q @ kt / scale
     if mistake == "softmax twice":
         scores = scores.softmax(-1)
@@ -74,6 +76,11 @@ MISTAKES = {
                              "el softmax recorre las consultas (dim=-2); debe recorrer las claves (dim=-1)"),
     "k.T": ("k.T reverses every dimension of a batched k; transpose only the last two (k.transpose(-2, -1))",
             "k.T invierte todas las dimensiones de una k con lote; traspón solo las dos últimas (k.transpose(-2, -1))"),
+    "k reshaped": ("k is reshaped (or viewed) to (..., d_k, T_k) instead of transposed: reshape keeps the entries in "
+                   "memory order, so each column mixes parts of several keys; use k.transpose(-2, -1)",
+                   "k se reforma (reshape o view) a (..., d_k, T_k) en lugar de trasponerse: reshape conserva el orden "
+                   "de las entradas en memoria, así que cada columna mezcla partes de varias claves; usa "
+                   "k.transpose(-2, -1)"),
     "mask inverted": ("the mask is used inverted: True means may attend, so fill -inf where the mask is False",
                       "la máscara se usa invertida: True significa que se puede atender, así que pon -inf donde es False"),
     "mask after softmax": ("the mask is applied after the softmax: the other weights no longer sum to 1 "

@@ -90,9 +90,63 @@ def test_output(student, rng):
     """Is the output linear2(ReLU(linear1(x))) for random weights? / ¿Es la salida linear2(ReLU(linear1(x))) con pesos aleatorios?"""
     d_model, d_ff, state, x = _case(rng)
     report = student.module(FF, d_model, d_ff, init_kwargs={"dropout": 0.5}, state=state, dtype="float64", inputs=[x])
-    checks.close(report.get("output"), reference(state, x), f"FeedForward({d_model}, {d_ff}) output in eval mode",
-                 atol=1e-9, mistakes=mistakes(lambda kind: reference(state, x, kind)) + [_scaled_hidden(state, x, 0.5)],
-                 hints=shapes.Hints(tensors={"the input x": x}))
+    try:
+        checks.close(report.get("output"), reference(state, x), f"FeedForward({d_model}, {d_ff}) output in eval mode",
+                     atol=1e-9, mistakes=mistakes(lambda kind: reference(state, x, kind)) + [_scaled_hidden(state, x, 0.5)],
+                     hints=shapes.Hints(tensors={"the input x": x}))
+    except checks.CheckFailure as failure:
+        raise (failure if failure.named else failure.shaped(activation_curve(student), replace=True)) from None
+
+
+GRID = torch.tensor([-3.0, -1.0, -0.25, 0.5, 1.0, 2.0, 4.0, 9.0], dtype=torch.float64)
+
+
+def activation_curve(student) -> tuple[str, str] | None:
+    """What the block's activation is, read off FeedForward(n, n) with both layers the identity
+    (its output is then act(h) for each h of GRID): None when that is ReLU, or when the probe
+    gives no elementwise answer (the mistake is elsewhere)."""
+    n = len(GRID)
+    eye, zero = torch.eye(n, dtype=torch.float64), torch.zeros(n, dtype=torch.float64)
+    state = {"linear1.weight": eye, "linear1.bias": zero, "linear2.weight": eye, "linear2.bias": zero}
+    try:
+        out = student.module(FF, n, n, init_kwargs={"dropout": 0.0}, state=state, dtype="float64",
+                             inputs=[GRID.view(1, 1, n)]).get("output")
+    except checks.CheckFailure:
+        return None
+    if not isinstance(out, torch.Tensor) or out.shape != (1, 1, n) or not bool(out.isfinite().all()):
+        return None
+    f, h = out.view(n).double(), GRID
+    if torch.allclose(f, torch.relu(h), atol=1e-9):
+        return None
+    pos, neg = h > 0, h < 0
+    traits_en, traits_es = [], []
+    if bool((f[neg].abs() > 1e-6).any()):
+        traits_en.append("it lets negative values through (ReLU gives 0 for h < 0)")
+        traits_es.append("deja pasar valores negativos (ReLU da 0 para h < 0)")
+    ratio = f[pos] / h[pos]
+    if torch.allclose(ratio, h[pos], rtol=1e-6):
+        traits_en.append("it squares positive values (h², not h)")
+        traits_es.append("eleva al cuadrado los valores positivos (h², no h)")
+    elif torch.allclose(ratio, ratio[0].expand_as(ratio), rtol=1e-6) and abs(float(ratio[0]) - 1) > 1e-6:
+        traits_en.append(f"it multiplies positive values by {float(ratio[0]):.4g}")
+        traits_es.append(f"multiplica los valores positivos por {checks.fmt(float(ratio[0]), '.4g', 'es')}")
+    elif bool((f[pos] < h[pos] - 1e-6).any()) and torch.allclose(f[pos][:2], h[pos][:2], atol=1e-6):
+        traits_en.append(f"it caps large values (f(9) = {float(f[-1]):.4g})")
+        traits_es.append(f"limita los valores grandes (f(9) = {checks.fmt(float(f[-1]), '.4g', 'es')})")
+    elif not torch.allclose(f[pos], h[pos], atol=1e-6):
+        traits_en.append("for positive h it does not give h itself")
+        traits_es.append("para h positivo no da el propio h")
+    def values(t, spec, lang):  # Spanish writes decimal commas, so its lists use semicolons
+        return ("; " if lang == "es" else ", ").join(checks.fmt(v, spec, lang) for v in t.tolist())
+
+    return (f"the activation between the layers is not ReLU: with linear1 and linear2 the identity the block gives "
+            f"f(h) = [{values(f, '.4g', 'en')}] for h = [{values(h, 'g', 'en')}], where ReLU gives max(0, h); "
+            f"{'; '.join(traits_en)}. Apply torch.relu (or nn.ReLU) to linear1's output, and nothing else, before "
+            "the dropout",
+            f"la activación entre las capas no es ReLU: con linear1 y linear2 la identidad el bloque da "
+            f"f(h) = [{values(f, '.4g', 'es')}] para h = [{values(h, 'g', 'es')}], donde ReLU da max(0, h); "
+            f"{'; '.join(traits_es)}. Aplica torch.relu (o nn.ReLU) a la salida de linear1, y nada más, antes del "
+            "dropout")
 
 
 def _scaled_hidden(state, x, p):
@@ -128,8 +182,12 @@ def test_gradients(student, rng):
     param_grads = report.get("param_grads") if isinstance(report.get("param_grads"), dict) else {}
     got = {"input": grads[0] if grads else None, **{name: param_grads.get(name) for name in state}}
     for name in want:
-        checks.close(got[name], want[name], "gradient w.r.t. the input" if name == "input" else f"gradient w.r.t. {name}",
-                     atol=1e-9, mistakes=mistakes(lambda kind, name=name: gradients(kind)[name]))
+        try:
+            checks.close(got[name], want[name],
+                         "gradient w.r.t. the input" if name == "input" else f"gradient w.r.t. {name}",
+                         atol=1e-9, mistakes=mistakes(lambda kind, name=name: gradients(kind)[name]))
+        except checks.CheckFailure as failure:
+            raise (failure if failure.named else failure.shaped(activation_curve(student), replace=True)) from None
 
 
 @pytest.mark.points(1)

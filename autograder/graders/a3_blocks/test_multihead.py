@@ -186,6 +186,12 @@ DROPOUT_ELSEWHERE = checks.Mistake(
     "el dropout actúa sobre las salidas de las cabezas (tras pesos @ V, o tras w_o) en vez de sobre los pesos "
     "de atención")
 
+ADDED_TO_PLAIN = checks.Mistake(
+    "in training mode the output is the attention without dropout plus the attention with it (out += ... where "
+    "out = ... belongs): the dropped weights replace the plain ones, out = self.dropout(weights) @ v",
+    "en modo entrenamiento la salida es la atención sin dropout más la atención con él (out += ... donde va "
+    "out = ...): los pesos con dropout sustituyen a los normales, out = self.dropout(pesos) @ v")
+
 
 def check_dropout_on_weights(student, rng):
     """In training mode dropout acts on the attention weights, and not at all in eval mode."""
@@ -237,6 +243,8 @@ def check_dropout_on_weights(student, rng):
         rate = checks.wrong_dropout_rate(checks.dropout_rate(mixed, weights, 1e-9), p)
         if rate is None and checks.rescaled_per_row(mixed, weights, 1e-9):
             rate = checks.RESCALED_PER_ROW
+        if rate is None and checks.inverted_dropout(mixed - weights, weights, p, 1e-9):
+            rate = ADDED_TO_PLAIN
         raise failure.naming(rate) if rate else failure
     if not torch.allclose(total, mixed.sum(-1), atol=1e-9, rtol=0):
         raise checks.CheckFailure(

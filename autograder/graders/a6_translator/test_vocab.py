@@ -52,9 +52,36 @@ def test_specials_then_words(student, rng):
         checks.plain_equal(out["v_stoi"], want.stoi, f"Vocab({words}).stoi")
         checks.plain_equal(out["v_len"], len(want), f"len(Vocab({words}))")
     except checks.CheckFailure as failure:
-        raise variants.named(failure, out["v_itos"], [
+        failure = variants.named(failure, out["v_itos"], [
             variants.SPECIALS_MISPLACED, variants.mistake(*variants.DUPLICATES, lambda: SPECIALS + words)],
-            _matches) from None
+            _matches)
+        if out["v_itos"] == want.itos:
+            failure = failure.shaped(_stoi_shape(out["v_stoi"], want.itos, words), replace=True)
+        raise failure from None
+
+
+def _stoi_shape(stoi, itos, words):
+    """How a stoi differs from the index of each word in a right itos: ids with gaps (each
+    word's place in the list given, or ids spent on repeated words), or another mapping."""
+    if not isinstance(stoi, dict) or not all(isinstance(i, int) for i in stoi.values()):
+        return None
+    wrong = [w for i, w in enumerate(itos) if stoi.get(w) != i]
+    if not wrong:
+        return None
+    w = wrong[0]
+    en = (f"stoi does not agree with itos: stoi[{w!r}] is {stoi.get(w)}, but {w!r} is at index {itos.index(w)} of "
+          f"itos ({len(wrong)} words differ)")
+    es = (f"stoi no concuerda con itos: stoi[{w!r}] es {stoi.get(w)}, pero {w!r} está en el índice "
+          f"{itos.index(w)} de itos ({len(wrong)} palabras difieren)")
+    if all(stoi.get(v) == words.index(v) + 4 for v in wrong if v in words):
+        en += "; the ids have gaps: each word got its place in the list given plus 4, so a repeated word leaves one"
+        es += ("; los ids tienen huecos: cada palabra recibió su lugar en la lista dada más 4, así que una palabra "
+               "repetida deja uno")
+    elif all(isinstance(stoi.get(v), int) and stoi[v] > itos.index(v) for v in wrong):
+        en += "; the ids have gaps, as if repeated words (or specials) used up an id"
+        es += "; los ids tienen huecos, como si las palabras repetidas (o los especiales) gastaran un id"
+    return (en + ": give each new word the next id, len(self.itos), as it is appended",
+            es + ": da a cada palabra nueva el id siguiente, len(self.itos), al añadirla")
 
 
 def _corpus(rng):
