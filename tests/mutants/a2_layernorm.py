@@ -159,4 +159,33 @@ MUTANTS = {
         must_fail=["Does it normalise over several trailing dims"],
         names="pass them as one tuple by name",
     ),
+    "mean and variance kept on the module from the first call": Mutant(
+        "layernorm.py",
+        [("        mean = x.mean(dim=dims, keepdim=True)\n        var = x.var(dim=dims, unbiased=False, keepdim=True)\n",
+          "        if not hasattr(self, \"stats\"):\n"
+          "            self.stats = x.mean(dim=dims, keepdim=True), x.var(dim=dims, unbiased=False, keepdim=True)\n"
+          "        mean, var = self.stats\n")],
+        must_fail=["Does the output match torch's layer_norm for an int"],
+        names="the second call does not normalise its own input",
+    ),
+    "input flattened with x.view(-1, n) (a transposed input raises)": Mutant(
+        "layernorm.py",
+        [("        mean = x.mean(dim=dims, keepdim=True)\n        var = x.var(dim=dims, unbiased=False, keepdim=True)\n"
+          "        return (x - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias\n",
+          "        flat = x.view(-1, self.weight.numel())\n"
+          "        mean = flat.mean(dim=1, keepdim=True)\n        var = flat.var(dim=1, unbiased=False, keepdim=True)\n"
+          "        return ((flat - mean) / torch.sqrt(var + self.eps)).view_as(x) * self.weight + self.bias\n")],
+        must_fail=["Does the output match torch's layer_norm for an int"],
+        names="not contiguous",
+    ),
+    "weight and bias skipped while at their initial values": Mutant(
+        "layernorm.py",
+        [("        return (x - mean) / torch.sqrt(var + self.eps) * self.weight + self.bias\n",
+          "        x_hat = (x - mean) / torch.sqrt(var + self.eps)\n"
+          "        if bool((self.weight == 1).all()) and bool((self.bias == 0).all()):\n"
+          "            return x_hat\n"
+          "        return x_hat * self.weight + self.bias\n")],
+        must_fail=["Does the output match torch's layer_norm for an int"],
+        names="they get no gradient",
+    ),
 }

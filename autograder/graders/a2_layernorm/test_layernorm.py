@@ -248,6 +248,66 @@ def test_matches_torch_last_dim(student, rng):
     # One vector with no leading dims keeps its shape; one feature normalises to 0, leaving the bias.
     _check_forward(student, shape[0], x.reshape(-1, shape[0])[0], weight, bias)
     _check_forward(student, 1, checks.randn(rng, 3, 1), checks.randn(rng, (1,)), checks.randn(rng, (1,)))
+    _check_as_a_model_uses_it(student, rng)
+
+
+def _check_as_a_model_uses_it(student, rng):
+    """One LayerNorm with its initial weight and bias, as a model holds it: called on two
+    inputs (the second one a transposed view, not contiguous), each normalised on its own, and
+    a gradient reaching weight and bias from the start."""
+    n = checks.randint(rng, 3, 7)
+    x1, x2 = _conditioned(rng, (2,), (n,)), _conditioned(rng, (2, 3), (n,))
+    # x2 is sent as (n, 3, 2) and permuted back in the student's process: a view whose leading
+    # dims cannot be merged without a copy.
+    steps = [["ln", LAYERNORM, [n], {}], ["a", "$ln.__call__", [x1.float()], {}],
+             ["x2", "torch.clone", [x2.float().permute(2, 1, 0)], {}], ["x2t", "$x2.permute", [2, 1, 0], {}],
+             ["b", "$ln.__call__", [{"$": "x2t"}], {}]]
+    what = f"the same LayerNorm({n}) called on x1 {tuple(x1.shape)}, then on x2 {tuple(x2.shape)} (a permuted view)"
+    what_es = (f"la misma LayerNorm({n}) llamada con x1 {tuple(x1.shape)} y luego con x2 {tuple(x2.shape)} (una "
+               "vista permutada)")
+    error = student.script_error(steps)
+    if error is not None:
+        failure = checks.CheckFailure(f"{what}: it raised {error['type']} ({error['shown']})",
+                                      f"{what_es}: lanzó {error['type']} ({error['shown']})")
+        view = error["type"] == "RuntimeError" and "view" in str(error["shown"])
+        raise failure.naming(checks.Mistake(*(NOT_CONTIGUOUS if view else REUSED))) from None
+    b = student.script(steps, returns=["b"])["b"]
+    want = F.layer_norm(x2, (n,), eps=1e-5).float()
+    try:
+        checks.close(b, want, f"{what}: the second output", atol=1e-5, rtol=1e-4)
+    except checks.CheckFailure as failure:
+        # The same view given to a fresh LayerNorm: right there, so the first call changed the module.
+        fresh = student.script([step for step in steps if step[0] != "a"], returns=["b"])["b"]
+        carried = isinstance(fresh, torch.Tensor) and fresh.shape == want.shape and torch.allclose(
+            fresh.float(), want, atol=1e-5, rtol=1e-4)
+        raise (failure.naming(checks.Mistake(*REUSED)) if carried else failure) from None
+    grads = student.module(LAYERNORM, n, inputs=[x1.float()], grad_output=torch.ones(x1.shape), train=True)
+    param_grads = grads.get("param_grads") if isinstance(grads.get("param_grads"), dict) else {}
+    want_grads = {"weight": F.layer_norm(x1, (n,), eps=1e-5).sum(0).float(), "bias": torch.full((n,), float(len(x1)))}
+    for name, want_grad in want_grads.items():
+        got = param_grads.get(name)
+        if not (isinstance(got, torch.Tensor) and got.shape == want_grad.shape
+                and torch.allclose(got.float(), want_grad, atol=1e-4, rtol=1e-4)):
+            raise checks.CheckFailure(
+                f"LayerNorm({n}) with its initial weight (ones) and bias (zeros): the gradient w.r.t. {name} is "
+                f"{got.tolist() if isinstance(got, torch.Tensor) else got}, expected {want_grad.tolist()}",
+                f"LayerNorm({n}) con su weight (unos) y bias (ceros) iniciales: el gradiente respecto a {name} es "
+                f"{got.tolist() if isinstance(got, torch.Tensor) else got}, se esperaba {want_grad.tolist()}",
+            ).naming(checks.Mistake(*AFFINE_SKIPPED))
+
+
+REUSED = ("the second call does not normalise its own input: mean and variance (or the output) are kept from an "
+          "earlier call; compute them from x at every call, as local variables, never stored on self",
+          "la segunda llamada no normaliza su propia entrada: la media y la varianza (o la salida) se guardan de una "
+          "llamada anterior; calcúlalas a partir de x en cada llamada, como variables locales, nunca en self")
+NOT_CONTIGUOUS = ("x.view(...) fails on a tensor that is not contiguous (a transposed or sliced input): use "
+                  "x.mean(dim=dims, keepdim=True) over the last dims, or x.reshape(...), not x.view(...)",
+                  "x.view(...) falla con un tensor no contiguo (una entrada traspuesta o recortada): usa "
+                  "x.mean(dim=dims, keepdim=True) sobre las últimas dimensiones, o x.reshape(...), no x.view(...)")
+AFFINE_SKIPPED = ("while weight is all ones and bias all zeros the output skips them, so they get no gradient and "
+                  "never leave their initial values: always compute x_hat * self.weight + self.bias",
+                  "mientras weight vale todo unos y bias todo ceros la salida no los usa, así que no reciben "
+                  "gradiente y nunca dejan sus valores iniciales: calcula siempre x_hat * self.weight + self.bias")
 
 
 @pytest.mark.points(1)
