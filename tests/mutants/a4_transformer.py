@@ -167,4 +167,28 @@ MUTANTS = {
         must_fail=["Does the pre-norm model (final LayerNorm per stack) give the reference logits"],
         names="a mask of floats reached attention",
     ),
+    "decoder layer keeps the first memory it is given (self.memory)": Mutant(
+        "layers.py",
+        [("        if self.norm_first:\n            y = self.norm1(x)\n            x = x + self.dropout1(self.self_attn(y, y, y, tgt_mask)[0])",
+          "        if getattr(self, \"memory\", None) is None:\n            self.memory = memory\n        memory = self.memory\n"
+          "        if self.norm_first:\n            y = self.norm1(x)\n            x = x + self.dropout1(self.self_attn(y, y, y, tgt_mask)[0])")],
+        must_fail=["Do encode and decode return"],
+        names="reuses something from the first one",
+    ),
+    "decode builds the target mask once and keeps it (self.tgt_mask)": Mutant(
+        "transformer.py",
+        [("        tgt_mask = target_mask(tgt, self.config.pad_id)  # (B, 1, T, T)\n",
+          "        if not hasattr(self, \"tgt_mask\"):\n            self.tgt_mask = target_mask(tgt, self.config.pad_id)\n"
+          "        tgt_mask = self.tgt_mask  # (B, 1, T, T)\n")],
+        must_fail=["Do encode and decode return"],
+        names="reuses something from the first one",
+    ),
+    "embed sets self.dropout.p = 0 in eval mode (never restored)": Mutant(
+        "transformer.py",
+        [("        return self.dropout(self.positional(embedding(tokens) * math.sqrt(self.config.d_model)))",
+          "        if not self.training:\n            self.dropout.p = 0.0\n"
+          "        return self.dropout(self.positional(embedding(tokens) * math.sqrt(self.config.d_model)))")],
+        must_fail=["Do encode and decode return"],
+        names="switches the dropout off for good",
+    ),
 }

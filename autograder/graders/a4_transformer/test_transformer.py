@@ -214,6 +214,7 @@ def test_encode_and_decode(student, rng):
     checks.tensor(one, "logits from decode(tgt of shape (2, 1), memory, src_mask)",
                   shape=(2, 1, config["tgt_vocab_size"]))
     check_embedding_dropout(student, rng)
+    check_repeated_calls(student, rng, config, model)
     check_logits_not_dropped(student, rng)
     for decoder in (False, True):
         check_layer_outputs_not_dropped(student, rng, decoder)
@@ -259,6 +260,16 @@ def test_source_padding_is_ignored(student, rng):
         raise _named(failure, b, mistakes(model, padded, tgt)) from None
 
 
+DROPOUT_SWITCHED_OFF = checks.Mistake(
+    "a call in eval mode switches the dropout off for good (self.dropout.p = 0, or a flag kept on self): "
+    "model.train() must bring it back; nn.Dropout already does nothing in eval mode, so leave it as it is",
+    "una llamada en modo evaluación apaga el dropout para siempre (self.dropout.p = 0, o un indicador guardado en "
+    "self): model.train() debe recuperarlo; nn.Dropout ya no hace nada en modo evaluación, así que déjalo como está")
+REUSED_STATE = checks.Mistake(
+    "a second call with other shapes reuses something from the first one (a target mask, the memory, a cached "
+    "tensor kept on self): build every mask and intermediate from this call's inputs",
+    "una segunda llamada con otras formas reutiliza algo de la primera (una máscara de destino, la memoria, un "
+    "tensor guardado en self): construye cada máscara e intermedio a partir de las entradas de esta llamada")
 NO_EMBED_DROPOUT = checks.Mistake(
     "embed applies no dropout in training mode: self.dropout goes after adding the positions",
     "embed no aplica dropout en modo entrenamiento: self.dropout va después de sumar las posiciones")
@@ -269,6 +280,30 @@ EMBED_DROPOUT_IN_EVAL = checks.Mistake(
     "embed applies dropout in eval mode too: use self.dropout (nn.Dropout) or F.dropout(..., training=self.training)",
     "embed también aplica dropout en modo evaluación: usa self.dropout (nn.Dropout) o "
     "F.dropout(..., training=self.training)")
+
+def check_repeated_calls(student, rng, config, model):
+    """One model called on one batch and then on another of other sizes, as in a training
+    loop: the second logits are those of the second batch alone."""
+    B, S, T = checks.randint(rng, 3, 4), checks.randint(rng, 3, 8), checks.randint(rng, 3, 8)
+    first = [_tokens(rng, config, config["src_vocab_size"], 2, S + 1), _tokens(rng, config, config["tgt_vocab_size"], 2, T + 2)]
+    second = [_tokens(rng, config, config["src_vocab_size"], B, S), _tokens(rng, config, config["tgt_vocab_size"], B, T)]
+    spec = {"target": MODEL, "config": [CONFIG, {**config, "dropout": EVAL_DROPOUT}], "state": _state(model),
+            "dtype": "float64"}
+    what = (f"logits of a second forward pass, src {tuple(second[0].shape)} and tgt {tuple(second[1].shape)}, after "
+            f"one on src {tuple(first[0].shape)} and tgt {tuple(first[1].shape)}")
+    steps = [["a", "$model.__call__", first, {}], ["b", "$model.__call__", second, {}]]
+    error = student.script_error(steps, model_spec=spec)
+    if error is not None:
+        raise checks.CheckFailure(f"{what}: it raised {error['type']} ({error['shown']})",
+                                  f"logits de una segunda pasada: lanzó {error['type']} ({error['shown']})"
+                                  ).naming(REUSED_STATE)
+    got = student.script(steps, model_spec=spec, returns=["b"])["b"]
+    want = model(*second).detach()  # dropout 0.0: the reference is deterministic in training mode too
+    try:
+        checks.close(got, want, what, atol=ATOL, rtol=1e-6)
+    except checks.CheckFailure as failure:
+        raise failure.naming(REUSED_STATE) from None
+
 
 def check_embedding_dropout(student, rng):
     """In training mode, embed applies dropout to embedding * sqrt(d_model) + positions,
@@ -285,7 +320,9 @@ def check_embedding_dropout(student, rng):
         ["trained", "$model.embed", [{"$": "embedding"}, tokens], {}],
         ["evaluable", "$model.eval", [], {}],
         ["evaluated", "$model.embed", [{"$": "embedding"}, tokens], {}],
-    ], model_spec=spec, returns=["trained", "evaluated"])
+        ["retrainable", "$model.train", [], {}],
+        ["retrained", "$model.embed", [{"$": "embedding"}, tokens], {}],
+    ], model_spec=spec, returns=["trained", "evaluated", "retrained"])
     want = embed(model, model.src_embed, tokens, None).detach()
     shape = tuple(want.shape)
     what = f"embed(src_embed, tokens {tuple(tokens.shape)}) with dropout={p}"
@@ -315,6 +352,13 @@ def check_embedding_dropout(student, rng):
         early = (trained - positions).abs() <= 1e-6
         raise failure.naming(EMBED_DROPOUT_EARLY) if bool(early.any()) and bool(
             (early | ((trained - positions) - (want - positions) / (1 - p)).abs().le(1e-6)).all()) else failure
+    retrained = checks.tensor(got["retrained"], f"{what} in training mode after a call in eval mode", shape=shape,
+                              dtype=torch.float64)
+    if not checks.inverted_dropout(retrained, want, p, tolerance):
+        raise checks.CheckFailure(
+            f"{what} in training mode, after a call in eval mode: no value is dropped any more",
+            f"{what} en modo entrenamiento, tras una llamada en modo evaluación: ya no se anula ningún valor",
+        ).naming(DROPOUT_SWITCHED_OFF)
 
 
 def check_logits_not_dropped(student, rng):
