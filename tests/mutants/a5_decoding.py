@@ -312,4 +312,33 @@ MUTANTS = {
         must_fail=["Is sample_decode reproducible"],
         names="generator=generator",
     ),
+    "top-k threshold taken over the whole batch (.values.min(), no dim)": Mutant(
+        "sampling.py",
+        [("kth = logits.topk(top_k, dim=-1).values[:, -1:]  # (B, 1)",
+          "kth = logits.topk(top_k, dim=-1).values.min()")],
+        must_fail=["Does each row of a batch follow its own logits"],
+        names="one top-k threshold for the whole batch",
+    ),
+    "top-k masks the caller's logits in place at temperature 1": Mutant(
+        "sampling.py",
+        [("    logits = logits / temperature\n", "    if temperature != 1:\n        logits = logits / temperature\n"),
+         ("        logits = logits.masked_fill(logits < kth, float(\"-inf\"))\n",
+          "        logits.masked_fill_(logits < kth, float(\"-inf\"))\n")],
+        must_fail=["Are top-k draws always among the k best"],
+        names="changes its caller's tensor in place",
+    ),
+    "greedy decoding starts from src[:, :1].fill_(sos_id) (the caller's source overwritten)": Mutant(
+        "decoding.py",
+        [("    tokens = torch.full((B, 1), sos_id, dtype=torch.long, device=src.device)  # (B, 1)\n",
+          "    tokens = src[:, :1].fill_(sos_id)  # (B, 1)\n")],
+        must_fail=["Does batched greedy decoding stop each row"],
+        names="changed the caller's src in place",
+    ),
+    "beam stops when the step's best candidate is EOS (live hypotheses dropped)": Mutant(
+        "beam.py",
+        [("            if not live:\n                break\n",
+          "            if not live or top.indices[0].item() % V == eos_id:\n                break\n")],
+        must_fail=["Does beam search with beams of 2 to 4"],
+        names="stops as soon as the step's best candidate is EOS",
+    ),
 }

@@ -76,6 +76,20 @@ def test_greedy_decode(student, rng):
     got = student.call("decoding.greedy_decode", src, max_len, SOS, EOS, PAD, model_spec=spec)
     equal_naming(got, want, f"greedy_decode(src {tuple(src.shape)}, max_len={max_len}) tokens",
                  greedy_mistakes(model, src, max_len), model, src, greedy=True)
+    for target in ("decoding.greedy_decode", "decoding.sample_decode"):
+        source_unchanged(student, spec, target, src, [max_len, SOS, EOS, PAD])
+
+
+def source_unchanged(student, spec, target, src, args, kwargs=None):
+    """``target(model, src, *args)`` leaves the caller's source as it was: a copy is sent and
+    comes back after the call."""
+    after = student.script([["src", "torch.clone", [src], {}],
+                            ["out", target, [{"$": "model"}, {"$": "src"}, *args], dict(kwargs or {})]],
+                           model_spec=spec, returns=["src"])["src"]
+    if not (isinstance(after, torch.Tensor) and after.shape == src.shape and torch.equal(after, src)):
+        name = target.rpartition(".")[2]
+        raise CheckFailure(f"{name}(model, src, ...) changed the caller's src in place",
+                           f"{name}(model, src, ...) cambió in situ el src de quien llama").naming(checks.IN_PLACE_ON_INPUT)
 
 
 def _after_eos(tokens):
@@ -198,6 +212,7 @@ def test_beam_of_one_is_greedy(student, rng):
             break
     got = student.call("beam.beam_search", src, 1, max_len, SOS, EOS, PAD, 0.6, model_spec=spec)
     equal_naming(got, want, "beam_search(beam_size=1) tokens", [], model, src, greedy=True)
+    source_unchanged(student, spec, "beam.beam_search", src, [2, max_len, SOS, EOS, PAD, 0.6])
 
 
 def _alpha(rng, beams, differ, same=(), longer_than=0, distinct=False):
@@ -229,6 +244,11 @@ def test_wide_beam_finds_the_best_output(student, rng):
                  beams.mistakes(alpha, WIDE_DIFFER), model, src, alpha=alpha)
 
 
+# Stopping when the step's best candidate is EOS gives the tokens of some scoring mistake on
+# some batches: the scoring case is searched so that it gives tokens of its own.
+EARLY_STOP = ("best_eos_stops",)
+
+
 def _beam_case(rng, n, bookkeeping=()):
     """``n`` sentences, the near-ties left out, on which every scoring mistake changes the
     result of some sentence, each in its own way; or, with ``bookkeeping``, on which each of
@@ -238,11 +258,11 @@ def _beam_case(rng, n, bookkeeping=()):
     while True:
         model, spec = model_and_spec(rng, tgt_vocab=6, eos_bias=2.0, sharpness=2.0)
         src, k = source(rng, n), checks.randint(rng, 2, 4)
-        beams = Beams(model, src, k, max_len, bookkeeping)
+        beams = Beams(model, src, k, max_len, bookkeeping or EARLY_STOP)
         if len(beams.rows) < 4:
             continue
         alpha = (_alpha(rng, beams, bookkeeping) if bookkeeping
-                 else _alpha(rng, beams, tuple(BEAM_MISTAKES), distinct=True))
+                 else _alpha(rng, beams, (*BEAM_MISTAKES, *EARLY_STOP), distinct=True))
         if alpha is not None:
             return model, spec, src[beams.rows], k, max_len, beams, alpha
 
@@ -254,7 +274,8 @@ def test_batched_beam_equals_one_by_one(student, rng):
     model, spec, src, k, max_len, beams, alpha = checks.searched(rng, "batched beam", lambda r: _beam_case(r, 12))
     batch = student.call("beam.beam_search", src, k, max_len, SOS, EOS, PAD, alpha, model_spec=spec)
     equal_naming(batch, beams.tokens(alpha), f"beam_search(src {tuple(src.shape)}, beam_size={k}, max_len={max_len}, "
-                 f"length_penalty={alpha}) tokens", beams.mistakes(alpha), model, src, alpha=alpha)
+                 f"length_penalty={alpha}) tokens", beams.mistakes(alpha, (*BEAM_MISTAKES, *EARLY_STOP)), model, src,
+                 alpha=alpha)
     for i in range(3):
         one = checks.tensor(student.call("beam.beam_search", src[i:i + 1], k, max_len, SOS, EOS, PAD, alpha, model_spec=spec),
                             f"beam_search(row {i})")

@@ -80,13 +80,18 @@ def test_temperature(student, rng):
 @pytest.mark.points(2)
 def test_top_k(student, rng):
     """Are top-k draws always among the k best, with renormalised frequencies? / ¿Salen siempre entre los k mejores, con frecuencias renormalizadas?"""
-    _check(student, rng, "", top_k=checks.randint(rng, 2, 5), which=TOP_K)
+    k = checks.randint(rng, 2, 5)
+    _check(student, rng, "", top_k=k, which=TOP_K)
+    checks.inputs_unchanged(student, SAMPLE, [torch.randn(4, V, generator=rng)], f"sample_next_token(logits, top_k={k})",
+                            kwargs={"top_k": k})
 
 
 @pytest.mark.points(2)
 def test_top_p(student, rng):
     """Are top-p draws inside the nucleus (the smallest set reaching p), with renormalised frequencies? / ¿Salen dentro del núcleo, con frecuencias renormalizadas?"""
     _check(student, rng, ", nucleus of {} tokens", nucleus=True, which=("p_crossing", "not_renormalised"))
+    checks.inputs_unchanged(student, SAMPLE, [torch.randn(4, V, generator=rng)], "sample_next_token(logits, top_p=0.8)",
+                            kwargs={"top_p": 0.8})
 
 
 @pytest.mark.points(1)
@@ -114,12 +119,16 @@ def test_temperature_top_k_and_top_p_together(student, rng):
 def test_rows_are_independent(student, rng):
     """Does each row of a batch follow its own logits, and a batch of one give one draw of shape (1,)? / ¿Sigue cada fila del lote sus propios logits, y da un lote de una fila una muestra de forma (1,)?"""
     (a, _), (b, _) = _case(rng, N // 2, top_k=6, which=TOP_K), _case(rng, N // 2, top_k=6, which=TOP_K)
+    # b lowered by 20 (its probabilities are the same): one threshold for the whole batch, taken
+    # from b's row or from the smallest of all, then keeps every token of a's rows.
+    b = b - 20
     logits = torch.stack([a, b]).repeat(N // 2, 1)  # rows alternate a, b
     draws = checks.tensor(dist.call(student, SAMPLE, logits, top_k=6, generator_seed=checks.randint(rng, 0, 2**31)),
                           "sample_next_token(...)", shape=(N,), dtype=torch.int64)
     for name, row, part in (("even rows", a, draws[0::2]), ("odd rows", b, draws[1::2])):
         check_draws(part, probs_of(row, top_k=6), f"sample_next_token(top_k=6), {name}",
-                    dist.mistakes(row, top_k=6, which=TOP_K) + [_first_rows_threshold(a, row)])
+                    dist.mistakes(row, top_k=6, which=TOP_K) + [_first_rows_threshold(a, row),
+                                                                 _first_rows_threshold(b, row, smallest=True)])
     # .squeeze() instead of .squeeze(-1) passes every batch but a batch of one (a 0-d tensor).
     checks.tensor(dist.call(student, SAMPLE, a[None], top_k=6, generator_seed=checks.randint(rng, 0, 2**31)),
                   "sample_next_token(logits of shape (1, 12), top_k=6)", shape=(1,), dtype=torch.int64)
@@ -148,15 +157,20 @@ TOP_K_GUARD = Mistake(
     "logits.size(-1), no logits.size(0)")
 
 
-def _first_rows_threshold(first, row, k=6):
-    """The mistake of one top-k threshold for the whole batch, the first row's k-th largest logit."""
+def _first_rows_threshold(first, row, k=6, smallest=False):
+    """The mistake of one top-k threshold for the whole batch: the first row's k-th largest
+    logit, or (``smallest``) the smallest of the rows' k-th largest, which here is ``first``'s."""
     def probs():
         kept = row.double().masked_fill(row < first.topk(k).values[-1], float("-inf"))
         return kept.softmax(-1) if bool(torch.isfinite(kept).any()) else torch.zeros(row.numel(), dtype=torch.float64)
-    return Mistake("one top-k threshold for the whole batch (the first row's k-th largest logit): take each row's own, "
+    which = ("the smallest k-th largest logit of all rows, .values.min()" if smallest
+             else "the first row's k-th largest logit")
+    cual = ("el menor k-ésimo mayor logit de todas las filas, .values.min()" if smallest
+            else "el k-ésimo mayor logit de la primera fila")
+    return Mistake(f"one top-k threshold for the whole batch ({which}): take each row's own, "
                    "logits.topk(k, dim=-1).values[:, -1:] of shape (B, 1)",
-                   "un solo umbral de top-k para todo el lote (el k-ésimo mayor logit de la primera fila): toma el de "
-                   "cada fila, logits.topk(k, dim=-1).values[:, -1:] de forma (B, 1)", output=probs)
+                   f"un solo umbral de top-k para todo el lote ({cual}): toma el de cada fila, "
+                   "logits.topk(k, dim=-1).values[:, -1:] de forma (B, 1)", output=probs)
 
 
 @pytest.mark.points(1)
