@@ -281,4 +281,10 @@ MUTANTS = {
         must_fail=[TABLE, SHAPES, GRADS],
         names="instead of transposed",
     ),
+    "masked self-attention computed in float32 (Q.float(), K.float(), V.float())": Mutant(
+        "attention.py",
+        [("Z, _ = scaled_dot_product_attention(Q, K, V, mask=",
+          "Z, _ = scaled_dot_product_attention(Q.float(), K.float(), V.float(), mask=")],
+        must_fail=["Is masked_self_attention causal attention on random"],
+    ),
 }

@@ -349,4 +349,10 @@ MUTANTS = {
         must_fail=["Is the output linear2(ReLU(linear1(x)))"],
         names="it lets negative values through",
     ),
+    "feed-forward dropout built as nn.Dropout2d (whole positions dropped)": Mutant(
+        "feedforward.py",
+        [("self.dropout = nn.Dropout(dropout)", "self.dropout = nn.Dropout2d(dropout)")],
+        must_fail=["In training mode, does dropout zero some hidden units"],
+        names="drops whole positions",
+    ),
 }

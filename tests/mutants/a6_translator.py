@@ -519,4 +519,18 @@ MUTANTS = {
         must_fail=["Does Vocab(words) put <pad>"],
         names="the ids have gaps",
     ),
+    "translate gives \"\" for a sentence of unknown words only": Mutant(
+        "translation.py",
+        [("    rows = [i for i, ids in enumerate(encoded) if ids]",
+          "    rows = [i for i, ids in enumerate(encoded) if set(ids) - {src_vocab.unk_id}]")],
+        must_fail=["Does translate clean, truncate"],
+        names="made only of unknown words",
+    ),
+    "collate pads both sides to one common length": Mutant(
+        "batching.py",
+        [("    S = max(len(src) for src, _ in batch)\n    T = max(len(tgt) for _, tgt in batch)\n",
+          "    S = T = max(max(len(src), len(tgt)) for src, tgt in batch)\n")],
+        must_fail=["Does collate stack items"],
+        names="one common length",
+    ),
 }

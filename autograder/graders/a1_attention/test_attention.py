@@ -302,7 +302,8 @@ def test_masked_self_attention_random(student, course_data, rng):
     # A layer of a model, not only the table's printer: gradients flow (no torch.no_grad() inside).
     Q, K, V = _qkv(rng, (), T, T, d, d, dtype=torch.float64)
     grad_output = checks.randn(rng, T, d)
-    _, grads = student.grad("attention.masked_self_attention", Q, K, V, wrt=(0, 1, 2), grad_output=grad_output)
+    Z, grads = student.grad("attention.masked_self_attention", Q, K, V, wrt=(0, 1, 2), grad_output=grad_output)
+    checks.tensor(Z, f"Z for float64 Q, K, V (T={T}, d={d})", shape=(T, d), dtype=torch.float64)
     want = _grads(Q, K, V, torch.ones(T, T).tril().bool(), grad_output)
     for name, got, expected in zip("QKV", grads, want):
         _close(got, expected, f"gradient of Z (T={T}, d={d}) w.r.t. {name}", [], atol=1e-8, rtol=1e-5)

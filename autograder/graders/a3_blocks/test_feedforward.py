@@ -227,18 +227,29 @@ def test_dropout_is_active_in_training(student, rng):
     # equal across the d_model outputs of one position.
     per_position = bool((out == out[..., :1]).all())
     rate = _dropout_rate(out)
+    # 64 units dropped one by one: a position keeping all of them or none is all but impossible.
+    whole = bool((((out.abs() <= 1e-6) | ((out - d_ff / (1 - p)).abs() <= 1e-6))).all())
     try:
         checks.expect(
-            bool(((out - d_ff).abs() > 1e-6).any()) and per_position and rate == p,
+            bool(((out - d_ff).abs() > 1e-6).any()) and per_position and rate == p and not whole,
             f"with dropout={p} in training mode, dropout must act on the hidden units after the ReLU (nn.Dropout)",
             f"con dropout={p} en modo entrenamiento, el dropout debe actuar sobre las unidades ocultas tras la ReLU (nn.Dropout)",
         )
     except checks.CheckFailure as failure:
         if bool(((out - d_ff).abs() <= 1e-6).all()):
             raise failure.naming(NO_HIDDEN_DROPOUT) from None
+        if whole:
+            raise failure.naming(WHOLE_POSITIONS) from None
         if per_position and rate is not None:
             raise failure.naming(checks.wrong_dropout_rate(rate, p)) from None
         raise (failure if per_position else failure.naming(OUTPUT_DROPOUT)) from None
+
+
+WHOLE_POSITIONS = checks.Mistake(
+    "the dropout drops whole positions (all d_ff hidden units at once: nn.Dropout2d, or a mask of shape (B, T, 1)), "
+    "not single units: use nn.Dropout(dropout), which drops each unit on its own",
+    "el dropout anula posiciones enteras (las d_ff unidades ocultas a la vez: nn.Dropout2d, o una máscara de forma "
+    "(B, T, 1)), no unidades sueltas: usa nn.Dropout(dropout), que anula cada unidad por separado")
 
 
 def _dropout_rate(out):

@@ -29,6 +29,9 @@ def test_dataset_items(student, rng):
     pairs += [(sentence(rng, src_words, 9, 9), tgt_words[checks.randint(rng, 0, 5)]),
               (src_words[checks.randint(rng, 0, 5)], sentence(rng, tgt_words, 9, 9))]
     max_len = checks.randint(rng, 4, 7)
+    # Exactly at the limit: max_len source words, and a target of max_len ids with <sos> and
+    # <eos> (max_len - 2 words); neither is cut.
+    pairs += [(sentence(rng, src_words, max_len, max_len), sentence(rng, tgt_words, max_len - 2, max_len - 2))]
     want = {None: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt)),
             max_len: batching.TranslationDataset(pairs, vocab.Vocab(known_src), vocab.Vocab(known_tgt), max_len)}
     steps = [["sv", "vocab.Vocab", [known_src], {}], ["tv", "vocab.Vocab", [known_tgt], {}],
@@ -112,6 +115,10 @@ def test_collate_pads_on_the_right(student, rng):
     B = checks.randint(rng, 2, 6)
     lengths = [(checks.randint(rng, 1, 9), checks.randint(rng, 2, 9)) for _ in range(B)]
     lengths[0] = (lengths[1][0] % 9 + 1, lengths[1][1] % 8 + 2)  # padding on both sides, certainly
+    S, T = max(s for s, _ in lengths), max(t for _, t in lengths)
+    if S == T:  # the two sides padded to one common length would look right
+        i = [s for s, _ in lengths].index(S)
+        lengths[i] = (S + 1, lengths[i][1])
     batch = [(torch.randint(4, 30, (S,), generator=rng), torch.randint(4, 30, (T,), generator=rng)) for S, T in lengths]
     want_src, want_tgt = batching.collate(batch, pad_id=pad_id)
     try:
@@ -128,6 +135,7 @@ def test_collate_pads_on_the_right(student, rng):
         found = checks.recognise(got, [
             variants.mistake(*variants.LEFT_PADDED, lambda: variants.collate(batch, pad_id, right=False)),
             variants.mistake(*variants.PAD_ZERO, lambda: variants.collate(batch, 0)),
+            variants.mistake(*variants.COMMON_LENGTH, lambda: variants.collate(batch, pad_id, common=True)),
             variants.mistake(*variants.PAIR_SWAPPED, lambda: variants.collate(batch, pad_id)[::-1]),
             variants.mistake(*LAST_ROW_ONLY, lambda: [torch.cat([torch.full_like(w[:-1], pad_id), w[-1:]])
                                                       for w in (want_src, want_tgt)])],

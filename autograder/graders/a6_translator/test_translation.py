@@ -43,17 +43,19 @@ def _draw(rng):
     lines = [_typed(rng, sentence(rng, src_words, 1, 5)) for _ in range(4)]
     lines += ["¿" + sentence(rng, src_words, 2, 4).capitalize() + "?", sentence(rng, src_words, 2, 4).replace(" ", ", ", 1),
               "¡" + sentence(rng, src_words, 2, 4).title() + "!"]
-    for line in ("", " ... ", _typed(rng, sentence(rng, src_words, max_len + 2, max_len + 6))):
+    # Only words outside the vocabulary: <unk> ids, not an empty sentence, so the model runs on them.
+    unknown = " ".join(made_up(rng, 2, taken=src_words))
+    for line in ("", " ... ", _typed(rng, sentence(rng, src_words, max_len + 2, max_len + 6)), unknown):
         lines.insert(checks.randint(rng, 0, len(lines)), line)
     return dict(src_words=src_words, tgt_words=tgt_words, sv=sv, tv=tv, max_len=max_len, model=model, spec=spec,
-                lines=lines)
+                lines=lines, unknown=unknown)
 
 
 def _telling(d) -> bool:
     """Do this draw's greedy translations change with every classic mistake?"""
     model, lines, sv, tv, max_len = d["model"], d["lines"], d["sv"], d["tv"], d["max_len"]
     want = variants.translate(model, lines, sv, tv, max_len=max_len)
-    if not any("<unk>" in line for line in want):
+    if not any("<unk>" in line for line in want) or not want[lines.index(d["unknown"])]:
         return False
     try:  # some row still running at the cap
         variants.translate(model, lines, sv, tv, max_len=max_len + 3, cap=False)
@@ -108,6 +110,12 @@ def _upstream_difference(student, src_words, lines) -> checks.Mistake | None:
     return None
 
 
+UNKNOWN_AS_EMPTY = ("a sentence made only of unknown words gives \"\" without running the model: only a sentence "
+                    "that is empty after cleaning gives \"\"; one of <unk> ids is translated like any other",
+                    "una frase hecha solo de palabras desconocidas da \"\" sin ejecutar el modelo: solo da \"\" una "
+                    "frase vacía tras limpiarla; una de ids <unk> se traduce como cualquier otra")
+
+
 @pytest.mark.points(2)
 def test_translate_matches_the_reference(student, rng):
     """Does translate clean, truncate, batch, decode and return one string per line, "" for empty ones, as the reference does? / ¿Limpia, recorta, agrupa, decodifica y devuelve translate una cadena por línea, "" para las vacías, como la referencia?"""
@@ -143,7 +151,9 @@ def test_translate_matches_the_reference(student, rng):
                     watch.take())
     watch.stop()
     mistakes = [variants.mistake(variants.SPECIALS_MISPLACED.en, variants.SPECIALS_MISPLACED.es,
-                                 lambda: out["greedy"] if variants.specials_misplaced(out["tv_itos"]) else None)]
+                                 lambda: out["greedy"] if variants.specials_misplaced(out["tv_itos"]) else None),
+                variants.mistake(*UNKNOWN_AS_EMPTY, lambda: ["" if line == d["unknown"] else text
+                                                             for line, text in zip(lines, seen["greedy"][0])])]
     where = {"greedy": ("in translate (greedy)", "en translate (voraz)"),
              "beam": (f"in translate (strategy='beam', beam_size={beam})", f"en translate (strategy='beam', beam_size={beam})")}
     try:

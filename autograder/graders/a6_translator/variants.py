@@ -270,6 +270,10 @@ ROWS_REORDERED = ("collate puts the items in another order (sorted?): row b must
                   "stays beside its target and the loader's order is kept",
                   "collate cambia el orden de los elementos (¿los ordena?): la fila b debe contener el elemento b, para "
                   "que cada origen siga junto a su destino y se conserve el orden del cargador")
+COMMON_LENGTH = ("collate pads sources and targets to one common length (the longest of either side): pad each "
+                 "side to its own longest sentence, S for the sources and T for the targets",
+                 "collate rellena orígenes y destinos hasta una longitud común (la mayor de ambos lados): rellena "
+                 "cada lado hasta su propia frase más larga, S para los orígenes y T para los destinos")
 PAD_ZERO = ("collate fills with 0 instead of the pad_id it is given",
             "collate rellena con 0 en lugar del pad_id que recibe")
 
@@ -278,10 +282,11 @@ PAIR_SWAPPED = ("collate returns (target batch, source batch): return them in th
                 "collate devuelve (lote de destino, lote de origen): devuélvelos en el orden (src, tgt)")
 
 
-def collate(batch, pad_id, *, right=True):
+def collate(batch, pad_id, *, right=True, common=False):
+    """The two padded batches; ``common``: both padded to one length, the longest of either side."""
     out = []
     for side in (0, 1):
-        n = max(len(p[side]) for p in batch)
+        n = max(len(p[s]) for p in batch for s in ((0, 1) if common else (side,)))
         rows = [torch.full((n,), pad_id, dtype=torch.long) for _ in batch]
         for row, p in zip(rows, batch):
             seq = p[side]
