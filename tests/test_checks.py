@@ -45,7 +45,8 @@ def test_close_reports_the_first_value_off_and_the_tolerance():
     assert f.en.startswith("y: 2 of 3 values are off (first at index (1,): got 2.5, expected 2; largest error 0.5")
     assert "2 de 3 valores no coinciden" in f.es and "2,5" in f.es  # Spanish decimal comma
     nan = failure(checks.close, torch.tensor([1.0, float("nan"), 3.0]), expected, "y")
-    assert nan.en == "y: NaN at index (1,)"
+    assert nan.en.startswith("y: NaN at index (1,)\nLikely mistake: 1 of 3 values are NaN, where every expected value")
+    assert "0 × ∞" in nan.en and "1 de 3 valores son NaN" in nan.es
 
 
 def test_close_names_a_recognised_mistake_only_when_it_matches():

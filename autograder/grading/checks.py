@@ -341,11 +341,26 @@ def only_dtype_wrong(actual, expected: torch.Tensor, atol: float, rtol: float) -
             and actual.shape == expected.shape and _allclose(actual, expected, atol, rtol))
 
 
+def _nan_shape(actual: torch.Tensor) -> tuple[str, str]:
+    """Where NaN appears where the expected values are all numbers, and the operations that
+    make one: a general reading, for a NaN no named mistake explains."""
+    nan = torch.isnan(actual)
+    n, total = int(nan.sum()), nan.numel()
+    where_en = "every value is NaN" if n == total else f"{n} of {total} values are NaN"
+    where_es = "todos los valores son NaN" if n == total else f"{n} de {total} valores son NaN"
+    return (f"{where_en}, where every expected value is a number. A NaN comes from 0 × ∞ (a 0/1 mask multiplied "
+            "by -inf: use masked_fill instead), ∞ − ∞, 0 / 0 (a sum or a variance of 0) or a softmax over a row "
+            "that is -inf everywhere; print torch.isnan(t).any() after each step to find the first one",
+            f"{where_es}, donde todo valor esperado es un número. Un NaN sale de 0 × ∞ (una máscara 0/1 "
+            "multiplicada por -inf: usa masked_fill), ∞ − ∞, 0 / 0 (una suma o una varianza de 0) o un softmax "
+            "sobre una fila que vale -inf entera; imprime torch.isnan(t).any() tras cada paso para hallar el primero")
+
+
 def _close(actual, expected: torch.Tensor, what: str, atol: float, rtol: float) -> None:
     actual = tensor(actual, what, expected.shape, expected.dtype)
     if torch.isnan(actual).any() and not torch.isnan(expected).any():
         idx = tuple(torch.nonzero(torch.isnan(actual))[0].tolist())
-        raise CheckFailure(f"{what}: NaN at index {idx}", f"{what}: NaN en el índice {idx}")
+        raise CheckFailure(f"{what}: NaN at index {idx}", f"{what}: NaN en el índice {idx}").shaped(_nan_shape(actual))
     diff = (actual.double() - expected.double()).abs()
     bad = diff > atol + rtol * expected.double().abs()
     if bad.any():

@@ -287,4 +287,11 @@ MUTANTS = {
           "Z, _ = scaled_dot_product_attention(Q.float(), K.float(), V.float(), mask=")],
         must_fail=["Is masked_self_attention causal attention on random"],
     ),
+    "masked scores made by adding (~mask) * -inf (0 * -inf is NaN)": Mutant(
+        "attention.py",
+        [('        scores = scores.masked_fill(~mask, float("-inf"))\n',
+          '        scores = scores + (~mask).float() * float("-inf")\n')],
+        must_fail=[TABLE, PADDING],
+        names="values are NaN",
+    ),
 }

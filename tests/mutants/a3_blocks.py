@@ -355,4 +355,10 @@ MUTANTS = {
         must_fail=["In training mode, does dropout zero some hidden units"],
         names="drops whole positions",
     ),
+    "positions added last row first (self.pe[:T].flip(0))": Mutant(
+        "positional.py",
+        [("        return x + self.pe[:T]\n", "        return x + self.pe[:T].flip(0)\n")],
+        must_fail=["Does forward add pe[:T]"],
+        names="in reverse order",
+    ),
 }

@@ -533,4 +533,11 @@ MUTANTS = {
         must_fail=["Does collate stack items"],
         names="one common length",
     ),
+    "long source cut like the target (max_len - 1 ids, then <eos>)": Mutant(
+        "batching.py",
+        [("src_ids = src_ids[: self.max_len]",
+          "src_ids = src_ids[: self.max_len - 1] + [self.src_vocab.eos_id] if len(src_ids) > self.max_len else src_ids")],
+        must_fail=["Is an item"],
+        names="only the target is framed",
+    ),
 }

@@ -338,6 +338,9 @@ def test_forward_adds_positions(student, rng):
                            "forward suma las últimas T filas de la tabla, pe[-T:]: la posición t necesita la fila t, las "
                            "primeras T filas, pe[:T]",
                            output=lambda: (x.double() + pe[max_len - T:]).float()),
+            checks.Mistake("forward adds the first T rows in reverse order (pe[:T].flip(0)): position t needs row t",
+                           "forward suma las primeras T filas en orden inverso (pe[:T].flip(0)): la posición t necesita "
+                           "la fila t", output=lambda: (x.double() + pe[:T].flip(0)).float()),
             checks.Mistake("forward returns the table rows without adding x", "forward devuelve las filas de la tabla sin sumar x",
                            output=lambda: pe[:T].float().expand(B, T, d_model)),
             checks.Mistake("forward adds the table in the sequence-first layout, pe[:T].unsqueeze(1) of shape (T, 1, "

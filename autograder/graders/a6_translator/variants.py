@@ -233,6 +233,11 @@ def cut_shape(got, want, full, max_len: int, side: str) -> tuple[str, str] | Non
     if got == full:
         return (f"the {side} is not cut: max_len = {max_len} must limit it too ({len(full)} ids came back)",
                 f"el {lado} no se recorta: max_len = {max_len} también debe limitarlo (salieron {len(full)} ids)")
+    if side == "source" and {1, 2} & set(got) and not {1, 2} & set(full):
+        return ("the cut source holds <sos> or <eos> (ids 1, 2): only the target is framed; a source is cut to its "
+                "first max_len ids, with nothing added",
+                "el origen recortado contiene <sos> o <eos> (ids 1, 2): solo se enmarca el destino; un origen se "
+                "recorta a sus primeros max_len ids, sin añadir nada")
     core = lambda ids: [i for i in ids if i not in (1, 2)]  # noqa: E731
     g, f = core(got), core(full)
     n = len(g)
