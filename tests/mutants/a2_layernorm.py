@@ -186,6 +186,6 @@ MUTANTS = {
           "            return x_hat\n"
           "        return x_hat * self.weight + self.bias\n")],
         must_fail=["Does the output match torch's layer_norm for an int"],
-        names="they get no gradient",
+        names="no gradient reaches weight and bias at their initial values",
     ),
 }

@@ -288,12 +288,13 @@ def _check_as_a_model_uses_it(student, rng):
         got = param_grads.get(name)
         if not (isinstance(got, torch.Tensor) and got.shape == want_grad.shape
                 and torch.allclose(got.float(), want_grad, atol=1e-4, rtol=1e-4)):
-            raise checks.CheckFailure(
+            failure = checks.CheckFailure(
                 f"LayerNorm({n}) with its initial weight (ones) and bias (zeros): the gradient w.r.t. {name} is "
                 f"{got.tolist() if isinstance(got, torch.Tensor) else got}, expected {want_grad.tolist()}",
                 f"LayerNorm({n}) con su weight (unos) y bias (ceros) iniciales: el gradiente respecto a {name} es "
-                f"{got.tolist() if isinstance(got, torch.Tensor) else got}, se esperaba {want_grad.tolist()}",
-            ).naming(checks.Mistake(*AFFINE_SKIPPED))
+                f"{got.tolist() if isinstance(got, torch.Tensor) else got}, se esperaba {want_grad.tolist()}")
+            absent = not isinstance(got, torch.Tensor) or not bool(got.abs().sum() > 0)
+            raise (failure.naming(checks.Mistake(*AFFINE_SKIPPED)) if absent else failure) from None
 
 
 REUSED = ("the second call does not normalise its own input: mean and variance (or the output) are kept from an "
@@ -304,10 +305,13 @@ NOT_CONTIGUOUS = ("x.view(...) fails on a tensor that is not contiguous (a trans
                   "x.mean(dim=dims, keepdim=True) over the last dims, or x.reshape(...), not x.view(...)",
                   "x.view(...) falla con un tensor no contiguo (una entrada traspuesta o recortada): usa "
                   "x.mean(dim=dims, keepdim=True) sobre las últimas dimensiones, o x.reshape(...), no x.view(...)")
-AFFINE_SKIPPED = ("while weight is all ones and bias all zeros the output skips them, so they get no gradient and "
-                  "never leave their initial values: always compute x_hat * self.weight + self.bias",
-                  "mientras weight vale todo unos y bias todo ceros la salida no los usa, así que no reciben "
-                  "gradiente y nunca dejan sus valores iniciales: calcula siempre x_hat * self.weight + self.bias")
+AFFINE_SKIPPED = ("no gradient reaches weight and bias at their initial values (ones and zeros): either the output "
+                  "skips them while they hold those values, or forward computes with copies of them (a new "
+                  "nn.Parameter, .data, .detach()); always compute x_hat * self.weight + self.bias with the module's "
+                  "own parameters",
+                  "ningún gradiente llega a weight y bias con sus valores iniciales (unos y ceros): o la salida no los "
+                  "usa mientras valen eso, o forward calcula con copias suyas (un nn.Parameter nuevo, .data, "
+                  ".detach()); calcula siempre x_hat * self.weight + self.bias con los parámetros del propio módulo")
 
 
 @pytest.mark.points(1)
