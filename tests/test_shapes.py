@@ -140,6 +140,16 @@ def test_values_rounded_to_a_few_decimals_are_named():
     assert "rounded" not in (_say(e.round(decimals=2) + 0.01, e) or "")
 
 
+def test_values_stored_in_half_precision_are_named():
+    """Are values that went through float16 or bfloat16 named as such, and float32 noise or a
+    small offset not?"""
+    e = _x(2, 5, 8)
+    assert "every value is a float16 number" in _say(e.half().double(), e)
+    assert "every value is a bfloat16 number" in _say(e.bfloat16().double(), e)
+    assert "float16" not in (_say(e.float().double(), e) or "")
+    assert "float16" not in (_say(e + 1e-3, e) or "")
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_an_unstructured_difference_gets_no_diagnosis(seed):
     """Does explain say nothing for a difference with no shape (it must not guess)?"""

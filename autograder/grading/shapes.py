@@ -178,6 +178,24 @@ def _sign_lost(a, e, hints):
     return None
 
 
+def _half_precision(a, e, hints):
+    """Values close to the expected ones, every one of them a float16 (or bfloat16) number:
+    the result went through half precision (a tensor created or cast to torch.half)."""
+    scale = max(1.0, e.abs().max().item())
+    if (a - e).abs().max().item() > 1e-2 * scale:
+        return None
+    # bfloat16 first: its numbers (8 bits of mantissa) in float16's range are float16 numbers too.
+    for dtype, name, digits in ((torch.bfloat16, "bfloat16", 2), (torch.float16, "float16", 3)):
+        if bool((a.to(dtype).double() == a).all()) and not bool((e.to(dtype).double() == e).all()):
+            return (f"every value is a {name} number (about {digits} significant digits), close to the expected "
+                    f"one: the result was stored in {name} on the way (a tensor created with dtype={name} or cast "
+                    "with .half()/.to()); build it in float32, the input's dtype",
+                    f"cada valor es un número {name} (unas {digits} cifras significativas), cercano al esperado: el "
+                    f"resultado se guardó en {name} por el camino (un tensor creado con dtype={name} o convertido con "
+                    ".half()/.to()); constrúyelo en float32, el dtype de la entrada")
+    return None
+
+
 def _float32_precision(a, e, hints):
     """Right to float32's precision only, where float64 was asked for: a detour through float32."""
     scale = max(1.0, e.abs().max().item())
@@ -467,7 +485,8 @@ def _every_index_alike_float(a, e, hints):
 
 RECOGNISERS: tuple[Callable, ...] = (
     _truncated, _rounded, _zeros_pattern, _swapped_axes, _interleaved_heads, _factor, _sign_lost, _offset, _shifted,
-    _normalised_axis, _tempered, _only_masked, _every_index_alike_float, _one_index_float, _float32_precision,
+    _normalised_axis, _tempered, _only_masked, _every_index_alike_float, _one_index_float, _half_precision,
+    _float32_precision,
 )
 
 

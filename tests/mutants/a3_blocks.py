@@ -361,4 +361,10 @@ MUTANTS = {
         must_fail=["Does forward add pe[:T]"],
         names="in reverse order",
     ),
+    "positional table created in float16 to save memory": Mutant(
+        "positional.py",
+        [("pe = torch.zeros(max_len, d_model)", "pe = torch.zeros(max_len, d_model, dtype=torch.float16)")],
+        must_fail=["Is pe the paper's sin/cos table"],
+        names="every value is a float16 number",
+    ),
 }
