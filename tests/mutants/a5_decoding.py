@@ -341,4 +341,14 @@ MUTANTS = {
         must_fail=["Does beam search with beams of 2 to 4"],
         names="stops as soon as the step's best candidate is EOS",
     ),
+    "sample_decode puts eos_id on every unfinished row at the last step": Mutant(
+        "decoding.py",
+        [("    for _ in range(max_len):\n        logits = decoder.step(tokens)  # (B, V)\n"
+          "        next_token = sample_next_token(logits, temperature, top_k, top_p, generator)  # (B,)\n",
+          "    for step in range(max_len):\n        logits = decoder.step(tokens)  # (B, V)\n"
+          "        next_token = sample_next_token(logits, temperature, top_k, top_p, generator)  # (B,)\n"
+          "        if step == max_len - 1:\n            next_token = torch.where(finished, next_token, eos_id)\n")],
+        must_fail=["Is sample_decode reproducible"],
+        names="eos_id is forced at the last step",
+    ),
 }

@@ -97,6 +97,11 @@ def _after_eos(tokens):
     return (tokens == EOS).long().cumsum(1) - (tokens == EOS).long() > 0
 
 
+EOS_FORCED = checks.Mistake(
+    "eos_id is forced at the last step (at max_len = 1 that is every token): the last step keeps the token it "
+    "chose; a row cut at max_len simply ends there, without EOS",
+    "se fuerza eos_id en el último paso (con max_len = 1, en todos los tokens): el último paso conserva el token "
+    "elegido; una fila cortada en max_len termina ahí, sin EOS")
 PAD_DEFAULT = checks.Mistake(
     "finished rows are filled with 0 (a default) instead of the pad_id argument: pass pad_id on and fill with it",
     "las filas terminadas se rellenan con 0 (un valor por defecto) en lugar del argumento pad_id: pásalo y rellena "
@@ -196,6 +201,12 @@ def test_sample_decode(student, rng):
     out = checks.tensor(dist.call(student, "decoding.sample_decode", many, 1, SOS, EOS, PAD, temperature=temperature,
                                   model_spec=spec, generator_seed=checks.randint(rng, 0, 2**30)),
                         f"sample_decode(src {tuple(many.shape)}, max_len=1, temperature={temperature:.3f})", shape=(n, 1))
+    if bool((out[:, 0] == EOS).all()):
+        raise CheckFailure(
+            f"sample_decode(max_len=1, temperature={temperature:.3f}): all {n} rows give eos_id, where the first token "
+            "is drawn from softmax(logits / temperature)",
+            f"sample_decode(max_len=1, temperature={temperature:.3f}): las {n} filas dan eos_id, donde el primer token "
+            "se extrae de softmax(logits / temperature)").naming(EOS_FORCED)
     dist.check_draws(out[:, 0], dist.probs_of(logits, temperature),
                      f"sample_decode(temperature={temperature:.3f}) first tokens of {n} copies of one sentence",
                      dist.mistakes(logits, temperature, which=("t_ignored", "t_twice", "t_times")))
