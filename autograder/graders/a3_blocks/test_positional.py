@@ -380,13 +380,14 @@ def _check_repeated_calls(student, rng, d_model, max_len, pe):
     x1, x2 = torch.randn(1, T1, d_model, generator=rng), torch.randn(2, T2, d_model, generator=rng)
     what = f"the same PositionalEncoding({d_model}, {max_len}) called on T = {T1}, then on T = {T2}"
     what_es = f"el mismo PositionalEncoding({d_model}, {max_len}) llamado con T = {T1} y luego con T = {T2}"
-    error = student.script_error([["pe", PE, [d_model, max_len], {}], ["a", "$pe.__call__", [x1], {}],
-                                  ["b", "$pe.__call__", [x2], {}]])
+    # In eval mode: this check is about what a call leaves behind, not about dropout.
+    error = student.script_error([["pe", PE, [d_model, max_len], {}], ["_", "$pe.eval", [], {}],
+                                  ["a", "$pe.__call__", [x1], {}], ["b", "$pe.__call__", [x2], {}]])
     if error is not None:
         raise checks.CheckFailure(f"{what}: the second call raised {error['type']} ({error['shown']})",
                                   f"{what_es}: la segunda llamada lanzó {error['type']} ({error['shown']})"
                                   ).naming(CALL_CHANGES_TABLE)
-    out = student.script([["pe", PE, [d_model, max_len], {}], ["a", "$pe.__call__", [x1], {}],
+    out = student.script([["pe", PE, [d_model, max_len], {}], ["_", "$pe.eval", [], {}], ["a", "$pe.__call__", [x1], {}],
                           ["b", "$pe.__call__", [x2], {}], ["table", "getattr", [{"$": "pe"}, "pe"], {}]],
                          returns=["b", "table"])
     try:
