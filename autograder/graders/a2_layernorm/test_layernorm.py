@@ -253,7 +253,7 @@ def test_matches_torch_last_dim(student, rng):
 
 def _check_as_a_model_uses_it(student, rng):
     """One LayerNorm with its initial weight and bias, as a model holds it: called on two
-    inputs (the second one a transposed view, not contiguous), each normalised on its own, and
+    inputs (the second one a permuted view, not contiguous), each normalised on its own, and
     a gradient reaching weight and bias from the start."""
     n = checks.randint(rng, 3, 7)
     x1, x2 = _conditioned(rng, (2,), (n,)), _conditioned(rng, (2, 3), (n,))

@@ -381,15 +381,14 @@ def _check_repeated_calls(student, rng, d_model, max_len, pe):
     what = f"the same PositionalEncoding({d_model}, {max_len}) called on T = {T1}, then on T = {T2}"
     what_es = f"el mismo PositionalEncoding({d_model}, {max_len}) llamado con T = {T1} y luego con T = {T2}"
     # In eval mode: this check is about what a call leaves behind, not about dropout.
-    error = student.script_error([["pe", PE, [d_model, max_len], {}], ["_", "$pe.eval", [], {}],
-                                  ["a", "$pe.__call__", [x1], {}], ["b", "$pe.__call__", [x2], {}]])
+    steps = [["pe", PE, [d_model, max_len], {}], ["_", "$pe.eval", [], {}], ["a", "$pe.__call__", [x1], {}],
+             ["b", "$pe.__call__", [x2], {}], ["table", "getattr", [{"$": "pe"}, "pe"], {}]]
+    error = student.script_error(steps)
     if error is not None:
         raise checks.CheckFailure(f"{what}: the second call raised {error['type']} ({error['shown']})",
                                   f"{what_es}: la segunda llamada lanzó {error['type']} ({error['shown']})"
                                   ).naming(CALL_CHANGES_TABLE)
-    out = student.script([["pe", PE, [d_model, max_len], {}], ["_", "$pe.eval", [], {}], ["a", "$pe.__call__", [x1], {}],
-                          ["b", "$pe.__call__", [x2], {}], ["table", "getattr", [{"$": "pe"}, "pe"], {}]],
-                         returns=["b", "table"])
+    out = student.script(steps, returns=["b", "table"])
     try:
         checks.close(checks.tensor(out["b"], f"{what}: second output", shape=(2, T2, d_model)),
                      (x2.double() + pe[:T2]).float(), f"{what}: second output", atol=1e-5, rtol=1e-5)

@@ -291,6 +291,8 @@ def check_repeated_calls(student, rng, config, model):
             "dtype": "float64"}
     what = (f"logits of a second forward pass, src {tuple(second[0].shape)} and tgt {tuple(second[1].shape)}, after "
             f"one on src {tuple(first[0].shape)} and tgt {tuple(first[1].shape)}")
+    what_es = (f"logits de una segunda pasada, src {tuple(second[0].shape)} y tgt {tuple(second[1].shape)}, tras una "
+               f"con src {tuple(first[0].shape)} y tgt {tuple(first[1].shape)}")
     steps = [["a", "$model.__call__", first, {}], ["b", "$model.__call__", second, {}]]
     want = model(*second).detach()  # dropout 0.0: the reference is deterministic in training mode too
 
@@ -305,7 +307,7 @@ def check_repeated_calls(student, rng, config, model):
     error = student.script_error(steps, model_spec=spec)
     if error is not None:
         failure = checks.CheckFailure(f"{what}: it raised {error['type']} ({error['shown']})",
-                                      f"logits de una segunda pasada: lanzó {error['type']} ({error['shown']})")
+                                      f"{what_es}: lanzó {error['type']} ({error['shown']})")
         raise (failure.naming(REUSED_STATE) if alone_right() else failure) from None
     got = student.script(steps, model_spec=spec, returns=["b"])["b"]
     try:
