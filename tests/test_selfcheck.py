@@ -122,7 +122,7 @@ def test_a_student_sees_one_bilingual_line_per_public_check(tmp_path):
     error = next(o for o in nb.cells[-2].outputs if o.output_type == "error")
     assert error.ename == "ValueError" and "'attention', 'masks'" in error.evalue
     assert "no hay comprobaciones llamadas 'nothing'" in error.evalue
-    assert len(_verdicts(everything)) == 17 and "Comprobaciones públicas: all / todas" in everything
+    assert len(_verdicts(everything)) == 18 and "Comprobaciones públicas: all / todas" in everything
     checks = [c for c in nb.cells if c.cell_type == "code" and "check(" in c.source and c is not nb.cells[-2]]
     assert len(checks) == 5 and not any(o.output_type == "error" for c in checks for o in c.outputs)
 

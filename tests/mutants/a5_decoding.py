@@ -334,13 +334,6 @@ MUTANTS = {
         must_fail=["Does batched greedy decoding stop each row"],
         names="changed the caller's src in place",
     ),
-    "beam stops when the step's best candidate is EOS (live hypotheses dropped)": Mutant(
-        "beam.py",
-        [("            if not live:\n                break\n",
-          "            if not live or top.indices[0].item() % V == eos_id:\n                break\n")],
-        must_fail=["Does beam search with beams of 2 to 4"],
-        names="stops as soon as the step's best candidate is EOS",
-    ),
     "sample_decode puts eos_id on every unfinished row at the last step": Mutant(
         "decoding.py",
         [("    for _ in range(max_len):\n        logits = decoder.step(tokens)  # (B, V)\n"

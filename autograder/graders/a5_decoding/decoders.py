@@ -145,7 +145,7 @@ def _finished(prefixes, k, max_len, mistake):
                     live.append((score, beam, token))
             elif mistake != "twice" or len(live) < k:
                 live.append((score, beam, token))
-        if not live or (mistake == "best_eos_stops" and top.indices[0].item() % V == EOS):
+        if not live:
             break
         index = torch.tensor([beam for _, beam, _ in live])
         tokens = torch.cat([tokens[index], torch.tensor([[token] for _, _, token in live])], dim=1)
@@ -257,10 +257,6 @@ BOOKKEEPING = {
               "best candidates of each step, finished or not",
               "la búsqueda mira 2 × beam_size candidatos y mantiene beam_size vivos: toma solo los beam_size mejores "
               "candidatos de cada paso, terminados o no"),
-    "best_eos_stops": ("the search stops as soon as the step's best candidate is EOS, abandoning the live "
-                       "hypotheses, which may still end with a better score: go on while any hypothesis is live",
-                       "la búsqueda para en cuanto el mejor candidato del paso es EOS y abandona las hipótesis vivas, "
-                       "que aún pueden acabar con mejor puntuación: sigue mientras quede alguna hipótesis viva"),
     "eos_dropped": ("a hypothesis that ends with EOS is stored without it: keep the EOS in its ids (and in its "
                     "length n for lp(n))",
                     "una hipótesis que termina en EOS se guarda sin él: conserva el EOS en sus ids (y en su "

@@ -255,11 +255,6 @@ def test_wide_beam_finds_the_best_output(student, rng):
                  beams.mistakes(alpha, WIDE_DIFFER), model, src, alpha=alpha)
 
 
-# Stopping when the step's best candidate is EOS gives the tokens of some scoring mistake on
-# some batches: the scoring case is searched so that it gives tokens of its own.
-EARLY_STOP = ("best_eos_stops",)
-
-
 def _beam_case(rng, n, bookkeeping=()):
     """``n`` sentences, the near-ties left out, on which every scoring mistake changes the
     result of some sentence, each in its own way; or, with ``bookkeeping``, on which each of
@@ -269,11 +264,11 @@ def _beam_case(rng, n, bookkeeping=()):
     while True:
         model, spec = model_and_spec(rng, tgt_vocab=6, eos_bias=2.0, sharpness=2.0)
         src, k = source(rng, n), checks.randint(rng, 2, 4)
-        beams = Beams(model, src, k, max_len, bookkeeping or EARLY_STOP)
+        beams = Beams(model, src, k, max_len, bookkeeping)
         if len(beams.rows) < 4:
             continue
         alpha = (_alpha(rng, beams, bookkeeping) if bookkeeping
-                 else _alpha(rng, beams, (*BEAM_MISTAKES, *EARLY_STOP), distinct=True))
+                 else _alpha(rng, beams, tuple(BEAM_MISTAKES), distinct=True))
         if alpha is not None:
             return model, spec, src[beams.rows], k, max_len, beams, alpha
 
@@ -285,8 +280,7 @@ def test_batched_beam_equals_one_by_one(student, rng):
     model, spec, src, k, max_len, beams, alpha = checks.searched(rng, "batched beam", lambda r: _beam_case(r, 12))
     batch = student.call("beam.beam_search", src, k, max_len, SOS, EOS, PAD, alpha, model_spec=spec)
     equal_naming(batch, beams.tokens(alpha), f"beam_search(src {tuple(src.shape)}, beam_size={k}, max_len={max_len}, "
-                 f"length_penalty={alpha}) tokens", beams.mistakes(alpha, (*BEAM_MISTAKES, *EARLY_STOP)), model, src,
-                 alpha=alpha)
+                 f"length_penalty={alpha}) tokens", beams.mistakes(alpha), model, src, alpha=alpha)
     for i in range(3):
         one = checks.tensor(student.call("beam.beam_search", src[i:i + 1], k, max_len, SOS, EOS, PAD, alpha, model_spec=spec),
                             f"beam_search(row {i})")
