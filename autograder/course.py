@@ -60,7 +60,7 @@ ASSIGNMENTS: tuple[Assignment, ...] = (
     ),
     Assignment(
         name="a6_translator",
-        modules=("preprocessing", "vocab", "batching", "training", "translation"),
+        modules=("corpus", "preprocessing", "vocab", "batching", "training", "checkpoint", "translation"),
         requires=("a1_attention", "a2_layernorm", "a3_blocks", "a4_transformer", "a5_decoding"),
     ),
 )

@@ -3,6 +3,8 @@ pytest plugin, nbgrader's kernels and grading inside a student's own kernel."""
 
 from __future__ import annotations
 
+import os
+
 DEFAULT_TIMEOUT = 10.0  # seconds per request to student code; reference calls take milliseconds
 DEFAULT_MEMORY_GIB = 4.0  # address space of the worker; importing torch alone maps ~0.8 GiB
 DEFAULT_BUDGET = 300.0  # seconds of start-ups and calls per assignment; the reference needs < 15
@@ -24,3 +26,18 @@ def pin_torch_threads() -> int:
     before = torch.get_num_threads()
     torch.set_num_threads(GRADING_THREADS)
     return before
+
+
+# torch's CPU kernels run on OpenMP threads that, by default, spin for a while when idle
+# waiting for the next parallel region. On a machine shared with other work (a lab server,
+# a laptop with a browser, a CI runner, the test suite's own processes) the spinning takes the
+# cores that work needs: 40 training steps of the translator beside the test suite took 151 s
+# spinning and 30 s with passive waiting (docs/translator.md). Set before torch loads OpenMP;
+# an OMP_WAIT_POLICY already in the environment wins, so a user can still choose ACTIVE.
+WAIT_POLICY = "PASSIVE"
+
+
+def passive_waiting() -> None:
+    """Make idle OpenMP threads sleep instead of spin, in this process (if torch is not loaded
+    yet) and in every process it starts, unless OMP_WAIT_POLICY is set already."""
+    os.environ.setdefault("OMP_WAIT_POLICY", WAIT_POLICY)

@@ -14,6 +14,10 @@ import json
 import os
 from dataclasses import asdict
 
+# Before torch is imported anywhere in the session: the tests share two cores among their
+# own processes, where spinning OpenMP threads cost several times the work (settings.py).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 import pytest
 from filelock import FileLock
 

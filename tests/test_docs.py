@@ -105,3 +105,35 @@ def test_readme_is_short_and_ci_runs_its_commands():
     assert full == "pytest --full -n auto --dist loadgroup --durations=15"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").split("\n")
     assert install in ci and full in ci
+
+
+def test_the_lecture_table_names_tests_that_exist():
+    """Does every `test_file.py::test_name` in instructors.md's lecture table name a public test
+    (solutions/) or hidden grader (autograder/graders/) that exists, in the assignment its row says?"""
+    text = (ROOT / "docs" / "instructors.md").read_text(encoding="utf-8")
+    table = text[text.index("## The lectures, exercise by exercise"):text.index("## One source")]
+    rows = [line for line in table.split("\n") if line.startswith("| ") and "---" not in line][1:]
+    assert len(rows) >= 18, "the table lists every lecture exercise and question"
+    defined: dict[str, set[str]] = {}
+    for folder in ("solutions", "autograder/graders"):
+        for path in (ROOT / folder).glob("a*/test_*.py"):
+            names = set(re.findall(r"^def (test_\w+)", path.read_text(encoding="utf-8"), re.M))
+            defined.setdefault(f"{path.parent.name[:2]} {path.name}", set()).update(names)
+    checked = 0
+    for row in rows:
+        for cell in row.split(" | ")[3:6]:  # public test, hidden grader, notebook
+            assignment, file = None, None
+            for prefix, code in re.findall(r"(?:(a\d) )?`([^`]+)`", cell):
+                assignment = prefix or assignment
+                found = re.fullmatch(r"(test_\w+\.py)?(?:::(test_\w+\*?))?", code)
+                if not found or not (found.group(1) or found.group(2)):
+                    continue
+                file = found.group(1) or file
+                key = f"{assignment} {file}"
+                assert key in defined, f"{row[:60]}: no {key}"
+                name = found.group(2)
+                if name:
+                    assert any(n.startswith(name[:-1]) if name.endswith("*") else n == name
+                               for n in defined[key]), f"{key} has no {name}"
+                    checked += 1
+    assert checked >= 20

@@ -55,6 +55,11 @@ def todo():
 
 def slow():
     time.sleep(30)
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return list(f.read())
 '''
 
 CHEAT = '''
@@ -118,6 +123,23 @@ def test_objects_do_not_cross_the_wire(student):
     """Does a stored student object come back as an inert Unsupported marker?"""
     out = student.script([["c", "toy.Counter", [1], {}]], returns=["c"])
     assert isinstance(out["c"], Unsupported) and out["c"].type_name == "Counter"
+
+
+def test_scratch_files_hold_text_or_bytes(student):
+    """Does scratch_file write a str as UTF-8 with its line endings and a uint8 tensor as its
+    bytes, and refuse other tensors?"""
+    data = bytes([0, 255, 10, 13, 128, 7])
+    out = student.script([
+        ["text", "scratch_file", ["a.txt", "uno\r\ndós\n"], {}],
+        ["raw", "scratch_file", ["b.pt", torch.tensor(list(data), dtype=torch.uint8)], {}],
+        ["empty", "scratch_file", ["c"], {}],
+        ["t", "toy.read_bytes", [{"$": "text"}], {}],
+        ["b", "toy.read_bytes", [{"$": "raw"}], {}],
+    ], returns=["t", "b", "empty"])
+    assert bytes(out["t"]) == "uno\r\ndós\n".encode("utf-8") and bytes(out["b"]) == data
+    assert isinstance(out["empty"], str) and out["empty"].endswith("c")
+    error = student.script_error([["raw", "scratch_file", ["b.pt", torch.ones(3)], {}]])
+    assert error["type"] == "HarnessError"
 
 
 def test_student_exception_names_the_failing_step(student):

@@ -64,11 +64,13 @@ def _reference_encode(tokens):
     return model.encode(tokens)
 
 
-def _reference_attention_with_float_mask():
-    """The reference attention (a3 to a6 run it beside the student's code) given a float mask."""
+def _reference_attention_with_float_mask(mask=None):
+    """The reference attention (a3 to a6 run it beside the student's code) given a float mask
+    (by default a 0/1 one)."""
     from autograder import reference
     q = torch.ones(1, 2, 3)
-    return reference.load("attention").scaled_dot_product_attention(q, q, q, torch.ones(2, 2).tril())
+    mask = torch.ones(2, 2).tril() if mask is None else mask
+    return reference.load("attention").scaled_dot_product_attention(q, q, q, mask)
 
 
 def _index_with_broadcast_mask():
@@ -147,7 +149,13 @@ REAL_ERRORS = {
     "bmm on 4-D tensors": (lambda: torch.bmm(torch.zeros(2, 2, 3, 4), torch.zeros(2, 2, 4, 3)), "torch.matmul"),
     "torch.sqrt of an int": (lambda: torch.sqrt(4), "math.sqrt"),
     "None into dropout": (lambda: torch.nn.functional.dropout(None), "None was passed"),
-    "a float mask into the reference attention": (_reference_attention_with_float_mask, "a mask of floats reached"),
+    "a float mask into the reference attention": (_reference_attention_with_float_mask,
+                                                  "a mask of floats reached attention, 0/1 numbers"),
+    "lecture 002's additive mask into the reference attention": (
+        lambda: _reference_attention_with_float_mask(torch.full((1, 1, 2, 2), float("-inf")).triu(1)),
+        "convert an additive one with (mask == 0)"),
+    "an all-zero float mask into the reference attention": (
+        lambda: _reference_attention_with_float_mask(torch.zeros(2, 2)), "a 0/1 mask with mask.bool()"),
     "a sentence without its batch axis": (lambda: _reference_encode(torch.tensor([3, 4, 5])), "src[b:b + 1]"),
     "stack of unequal sentences": (lambda: torch.stack([torch.ones(2), torch.ones(3)]), "pad them first"),
     "dim given a range": (lambda: torch.ones(2, 3).mean(dim=range(-1, 0), keepdim=True), "tuple(range"),

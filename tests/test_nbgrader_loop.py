@@ -35,6 +35,11 @@ TRACEBACK_LINE = re.compile(r"^[ \t]*(?:-*>[ \t]*)?\d+[ \t]", re.MULTILINE)
 STUDENTS = ("solved", "blank", "partial")  # the solution notebook, the untouched release, one gap filled
 
 
+def manual_points(a) -> float:
+    """The points of ``a``'s written answers (graded by hand in formgrader, never by autograde)."""
+    return sum(c.metadata["nbgrader"]["points"] for c in notebooks.answer_cells(notebooks.build(a, LANG)))
+
+
 def graded_assignments():
     """The assignments the students hand in: all in the full tier, the first in the fast one."""
     return list(ASSIGNMENTS) if helpers.FULL else ASSIGNMENTS[:1]
@@ -114,20 +119,25 @@ def test_build_writes_the_course_and_releases_every_assignment(loop):
         for rel, data in files.notebook_files(a).items():  # data files and the self-check
             assert (c / "release" / a.name / rel).read_bytes() == data
         assert f"{a.name}: " in loop.build.stdout
+        written = f" (+ {manual_points(a):g} for written answers, graded by hand)"
+        assert (written in loop.build.stdout) == (manual_points(a) > 0), a.name
     skipped = [a for a in course.ASSIGNMENTS if a not in ASSIGNMENTS]
     for a in skipped:
         assert f"skip {a.name}: no narrative" in loop.build.stdout
 
 
 def test_export_grades_solution_full_release_zero_partial_between(loop):
-    """In the exported CSV, does the solution score full points, the untouched release 0 and the
-    partial one in between?"""
+    """In the exported CSV, does the solution score full automatic points, the untouched
+    release 0 and the partial one in between, out of the automatic points plus the written
+    answers' (which wait for the instructor)?"""
+    assert manual_points(course.get("a1_attention")) == 2
     for a in graded_assignments():
         points = sum(t.points for t in notebooks.grader_tests(a).values())
-        assert loop.grades[(a.name, "solved")] == (points, points), a.name
-        assert loop.grades[(a.name, "blank")] == (0, points), a.name
-        score, total = loop.grades[(a.name, "partial")]
-        assert 0 < score < total == points, (a.name, score)
+        total = points + manual_points(a)
+        assert loop.grades[(a.name, "solved")] == (points, total), a.name
+        assert loop.grades[(a.name, "blank")] == (0, total), a.name
+        score, most = loop.grades[(a.name, "partial")]
+        assert 0 < score < points and most == total, (a.name, score)
 
 
 def test_autograde_prints_progress_and_writes_feedback(loop):
@@ -138,6 +148,8 @@ def test_autograde_prints_progress_and_writes_feedback(loop):
         for student in STUDENTS:
             score, total = loop.grades[(a.name, student)]
             assert f"{a.name}  {student}  {score:g} / {total:g}" in out
+            waiting = f"{a.name}  {student}  {score:g} / {total:g}  (+ {manual_points(a):g} to grade by hand"
+            assert (waiting in out) == (student == "solved" and manual_points(a) > 0), (student, out)
             page = loop.course / "feedback" / student / a.name / sources.notebook_name(a).replace(".ipynb", ".html")
             assert page.is_file()
     blank = release.readable_text(loop.course / "feedback" / "blank" / "a1_attention" / "a1_attention.html")
@@ -162,8 +174,13 @@ def _hidden_lines(loop):
 
 
 def test_no_hidden_test_or_solution_code_in_release_or_feedback(loop):
-    """Are hidden-test source and solution code absent from release/ and feedback/ (bar a student's own code)?"""
+    """Are hidden-test source, solution code and the written answers' model answers absent
+    from release/ and feedback/ (bar a student's own code and answers)?"""
+    from autograder.notebooks.sources import model_answer_lines
+
     hidden = _hidden_lines(loop)
+    answers = model_answer_lines()
+    assert answers
     assert any("graded in the sandbox" in line for line in hidden)
     secrets = distinctive_solution_lines(SOLUTIONS)
     assert release.scan(loop.course / "release") == []
@@ -179,6 +196,9 @@ def test_no_hidden_test_or_solution_code_in_release_or_feedback(loop):
             student = page.relative_to(loop.course / folder).parts[0]
             if folder == "feedback" and student == "solved":
                 continue  # it shows the student's own code, which is the solution
+            if page.suffix == ".ipynb":  # Markdown as written (a feedback page renders it)
+                assert not [line for line in answers if line in text], page
+            assert "YOUR ANSWER HERE" in text or "a1_attention" not in page.parts, page
             allowed = set()
             if folder == "feedback" and student == "partial":
                 own = "\n".join(loop.filled[page.relative_to(loop.course / folder).parts[1]])
@@ -200,6 +220,84 @@ def test_rebuild_is_idempotent_and_keeps_submissions_grades_and_feedback(loop):
     with Gradebook(f"sqlite:///{loop.course / 'gradebook.db'}") as gb:
         for (assignment, student), (score, _) in loop.grades.items():
             assert gb.find_submission(assignment, student).score == score
+
+
+def test_manual_grades_of_written_answers_reach_feedback_and_export(loop, tmp_path):
+    """In a copy of the course, does a written answer graded by hand (as formgrader stores
+    it) count in the export and show in the feedback, with the commands docs/instructors.md
+    gives (`nbgrader generate_feedback <assignment> --force`, `nbgrader export`)?"""
+    from nbgrader.api import Gradebook
+
+    a = course.get("a1_attention")
+    course_dir = tmp_path / "course"
+    shutil.copytree(loop.course, course_dir)
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as gb:
+        grade = gb.find_grade("answer-softmax-axis", a.name, a.name, "solved")
+        assert grade.needs_manual_grade and grade.auto_score is None
+        grade.manual_score, grade.needs_manual_grade = 1, False
+        gb.db.commit()
+    env = nbgrader_course.kernel_env(tmp_path / "kernel")
+    nbgrader_course.run_nbgrader(course_dir, env, "generate_feedback", a.name, "--force")
+    nbgrader_course.run_nbgrader(course_dir, env, "export", "--to", "grades-final.csv")
+    rows = {(r["assignment"], r["student_id"]): r
+            for r in nbgrader_autograde.read_grades(course_dir / "grades-final.csv")}
+    points = sum(t.points for t in notebooks.grader_tests(a).values())
+    assert float(rows[(a.name, "solved")]["score"]) == points + 1
+    assert float(rows[(a.name, "blank")]["score"]) == 0
+    page = release.readable_text(course_dir / "feedback" / "solved" / a.name / f"{a.name}.html")
+    assert f"{a.name} (Score: {points + 1:.1f} / {points + manual_points(a):.1f})" in page
+
+
+@pytest.mark.filterwarnings("ignore:Object of type")  # nbgrader's add_submission, on SQLAlchemy 2
+def test_written_answer_rows_follow_nbgrader_not_the_kernel(tmp_path):
+    """In a real nbgrader gradebook, does writing the verdicts leave each written answer to
+    the instructor by nbgrader's rule (0 if left as released, else "needs manual grade"),
+    keep a manual score and extra credit given before the run, undo what a kernel wrote
+    (manual scores, extra credit on any cell), and give a refused notebook 0 everywhere?"""
+    from nbgrader.api import Gradebook
+
+    from autograder.notebooks import sandboxed
+
+    def released(text):
+        return {"cells": [{"cell_type": "markdown", "source": text, "metadata": {"nbgrader": {
+            "grade": True, "solution": True, "grade_id": "answer-x", "points": 1}}}]}
+
+    assert sandboxed.answers_given(released("Mine."), released("YOUR ANSWER HERE")) == {"answer-x"}
+    assert sandboxed.answers_given(released("YOUR ANSWER HERE\n"), released("YOUR ANSWER HERE")) == set()
+    assert sandboxed.answers_given({"cells": []}, released("YOUR ANSWER HERE")) == set()
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}") as gb:
+        gb.add_assignment("a1")
+        gb.add_notebook("a1", "a1")
+        gb.add_grade_cell("test-x", "a1", "a1", max_score=2, cell_type="code")
+        gb.add_grade_cell("answer-x", "a1", "a1", max_score=1, cell_type="markdown")
+        gb.add_solution_cell("answer-x", "a1", "a1")
+        for student in ("ana", "bea", "eva", "rita"):
+            gb.add_student(student)
+            gb.add_submission("a1", student)
+
+        def rows(student):
+            return {g.name: g for nb in gb.find_submission("a1", student).notebooks for g in nb.grades}
+
+        marks = sandboxed.instructor_marks(gb, "a1", ["ana", "bea", "eva", "rita", "nobody"])
+        assert set(marks) == {"ana", "bea", "eva", "rita"}
+        rows("eva")["answer-x"].manual_score, rows("eva")["test-x"].extra_credit = 0.5, 1  # the instructor, earlier
+        marks["eva"] = sandboxed.instructor_marks(gb, "a1", ["eva"])["eva"]
+        for student in ("ana", "bea", "eva", "rita"):  # a kernel writes into the gradebook
+            for row in rows(student).values():
+                row.manual_score, row.extra_credit = 99, 99
+        gb.db.commit()
+        verdict = {"test-x": sandboxed.CellVerdict(2, 2, "")}
+        assert sandboxed.write_gradebook(gb, "a1", "ana", verdict, set(), marks["ana"]) == []
+        sandboxed.write_gradebook(gb, "a1", "bea", verdict, {"answer-x"}, marks["bea"])
+        sandboxed.write_gradebook(gb, "a1", "eva", verdict, {"answer-x"}, marks["eva"])
+        sandboxed.write_gradebook(gb, "a1", "rita", {}, None, marks["rita"])  # refused
+        for student, auto, manual, needs, score in (("ana", 0, None, False, 2), ("bea", None, None, True, 2),
+                                                    ("eva", None, 0.5, True, 3.5), ("rita", 0, None, False, 0)):
+            answer = rows(student)["answer-x"]
+            assert (answer.auto_score, answer.manual_score, answer.needs_manual_grade) == (auto, manual, needs), student
+            assert gb.find_submission("a1", student).score == score, student
+            assert sandboxed.pending_manual(gb, "a1", student) == (1 if needs and manual is None else 0)
+        assert rows("eva")["test-x"].extra_credit == 1 and rows("ana")["test-x"].extra_credit is None
 
 
 def test_errors_are_one_clear_line(tmp_path):
@@ -268,8 +366,13 @@ def test_grades_equal_the_module_form_at_the_same_seed(loop, tmp_path):
             module = {(t["extra_data"]["assignment"], cell_id(t["extra_data"]["grader"])): t["score"]
                       for t in graded.results["tests"]}
             for a in graded_assignments():
-                cells = {(a.name, g.name): g.score for nb in gb.find_submission(a.name, student).notebooks
-                         for g in nb.grades}
+                grades = [g for nb in gb.find_submission(a.name, student).notebooks for g in nb.grades]
+                cells = {(a.name, g.name): g.score for g in grades if g.cell_type == "code"}
+                # The written answers wait for the instructor where given, else score 0 (nbgrader's rule).
+                answers = {g.name: (g.auto_score, g.needs_manual_grade) for g in grades if g.cell_type != "code"}
+                assert len(answers) == len(notebooks.answer_cells(notebooks.build(a, LANG))), a.name
+                expected = (None, True) if student == "solved" else (0, False)
+                assert all(value == expected for value in answers.values()), (a.name, student, answers)
                 mine = {key: score for key, score in module.items() if key[0] == a.name}
                 assert cells == mine, (a.name, student, {k: (cells.get(k), mine.get(k)) for k in cells | mine
                                                          if cells.get(k) != mine.get(k)})

@@ -210,13 +210,17 @@ def test_autograde_refuses_a_kernel_tampering_notebook(tmp_path, built_course):
     rows = {r["student_id"]: r for r in nbgrader_autograde.read_grades(course_dir / "grades.csv")
             if r["assignment"] == a.name}
     points = sum(t.points for t in notebooks.grader_tests(a).values())
+    # The maximum counts the written answers too; the solution's wait for the instructor.
+    total = points + sum(c["metadata"]["nbgrader"]["points"] for c in source["cells"]
+                         if c["cell_type"] == "markdown" and c["metadata"].get("nbgrader", {}).get("grade"))
     assert {s: float(r["score"]) for s, r in rows.items()} == {"tamper": 0, "shadow": 0, "solved": points}
     why = "refused: cell 1 line 1 changes how IPython runs later cells (input_transformers_cleanup)"
     assert rows["tamper"]["note"].startswith(why) and "rechazado: la celda 1, línea 1" in rows["tamper"]["note"]
     assert rows["solved"]["note"] == rows["shadow"]["note"] == ""
     line = next(x for x in proc.stdout.splitlines() if x.startswith(f"{a.name}  tamper  "))
-    assert line.startswith(f"{a.name}  tamper  0 / {points:g}  {why}") and "rechazado" in line, line
-    assert f"{a.name}  solved  {points:g} / {points:g}" in proc.stdout
+    assert line.startswith(f"{a.name}  tamper  0 / {total:g}  {why}") and "rechazado" in line, line
+    assert "to grade by hand" not in line  # a refused notebook's answers score 0 as well
+    assert f"{a.name}  solved  {points:g} / {total:g}" in proc.stdout
     assert "submitted/tamper/a1_attention/a1_attention.ipynb:cell 1:line 1: input_transformers_cleanup" in proc.stdout
     assert "not given to the kernel: autograder/" in proc.stdout
     assert _tree(course_dir / "submitted") == before
@@ -237,7 +241,7 @@ GRADEBOOK_WRITE = """import pathlib, sqlite3
 for base in [pathlib.Path.cwd(), *pathlib.Path.cwd().parents][:7]:
     if (base / "gradebook.db").is_file():
         con = sqlite3.connect(base / "gradebook.db")
-        con.execute("UPDATE grade SET auto_score = 99, manual_score = 99")
+        con.execute("UPDATE grade SET auto_score = 99, manual_score = 99, extra_credit = 99")
         con.commit()
 """
 PRINT_GRADER = "print(open({!r} + 'auto' + {!r}).read())"

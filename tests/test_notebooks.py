@@ -86,7 +86,8 @@ def test_every_solution_region_is_in_its_notebook(built):
         for cell in nb.cells:
             meta = cell.metadata["nbgrader"]
             assert (BEGIN_SOLUTION in cell.source) == meta["solution"], meta["grade_id"]
-            assert (BEGIN_HIDDEN in cell.source) == meta["grade"], meta["grade_id"]
+            # A grade cell is a hidden test, or a written answer (Markdown) graded by hand.
+            assert (BEGIN_HIDDEN in cell.source) == (meta["grade"] and cell.cell_type == "code"), meta["grade_id"]
 
 
 def test_hidden_cells_call_every_grader_once_for_its_points(built):
@@ -108,12 +109,19 @@ def test_hidden_cells_call_every_grader_once_for_its_points(built):
 
 
 def test_student_notebooks_hold_no_solution_and_no_hidden_test(built, tmp_path):
-    """Do the student versions pass the release leak scan (no markers, solution code, autograder import)?"""
+    """Do the student versions pass the release leak scan (no markers, solution code, model
+    answers, autograder import), where the source notebooks (model answers included) do not?"""
     for (name, lang), nb in built.items():
         notebooks.write(notebooks.student_version(nb), tmp_path / f"{name}.{lang}.ipynb")
     assert release.scan(tmp_path) == []
     text = "\n".join(release.readable_text(p) for p in tmp_path.iterdir())
     assert notebooks.SANDBOX_NOTE not in text and len(distinctive_solution_lines(SOLUTIONS)) > 20
+    source = tmp_path / "source"
+    source.mkdir()
+    answer = next(c for c in built[("a1_attention", "en")].cells if c.id == "answer-softmax-axis")
+    (source / "answer.md").write_text(answer.source.replace(BEGIN_SOLUTION, "").replace("### END SOLUTION", ""),
+                                      encoding="utf-8")
+    assert [p for p in release.scan(source) if "model answer" in p], "the scan must see a model answer"
 
 
 def test_bad_narratives_are_errors_with_a_line(tmp_path):
@@ -134,6 +142,80 @@ def test_bad_narratives_are_errors_with_a_line(tmp_path):
     builder = notebooks._Builder(a1, "en", tmp_path / "notebook.en.md")
     with pytest.raises(sources.NotebookError, match="test_gradients"):
         builder.parse(good.replace("<!-- hidden: a1_attention/test_attention.py::test_gradients -->", ""))
+
+
+def _answer_narrative(lines: str) -> str:
+    return sources.narrative_path(course.get("a1_attention"), "en").read_text(encoding="utf-8") + "\n" + lines
+
+
+def test_answer_directive_makes_an_nbgrader_manually_graded_answer(tmp_path):
+    """Does `<!-- answer: name N points -->` with a model answer give a locked question
+    cell ending with the points and nbgrader's "manually graded answer" (a Markdown cell:
+    solution, grade, unlocked, its points) holding the model answer, released by nbgrader's
+    own ClearSolutions and by the student version as `YOUR ANSWER HERE`?"""
+    from nbgrader.nbgraderformat import MetadataValidator
+    from nbgrader.preprocessors import ClearSolutions
+
+    a1 = course.get("a1_attention")
+    builder = notebooks._Builder(a1, "en", tmp_path / "notebook.en.md")
+    builder.parse(_answer_narrative("Why is the sky blue?\n\n<!-- answer: sky 2 points -->\n\n"
+                                    "### BEGIN SOLUTION\nRayleigh scattering.\n### END SOLUTION\n\nAfter.\n"))
+    cells = {c.id: c for c in builder.cells}
+    answer = cells["answer-sky"]
+    assert answer.cell_type == "markdown"
+    assert answer.metadata["nbgrader"] == {"grade": True, "grade_id": "answer-sky", "locked": False, "points": 2,
+                                           "schema_version": 3, "solution": True, "task": False}
+    assert answer.source == "### BEGIN SOLUTION\nRayleigh scattering.\n### END SOLUTION"
+    position = builder.cells.index(answer)
+    question, after = builder.cells[position - 1], builder.cells[position + 1]
+    assert question.source.startswith("Why is the sky blue?") and question.metadata["nbgrader"]["locked"]
+    assert question.source.endswith("*Answer in the next cell (2 points; your instructor grades it by hand).*")
+    assert after.source == "After."
+    nb = nbformat.v4.new_notebook(cells=[c for c in builder.cells if not isinstance(c, tuple)],
+                                  metadata={"kernelspec": notebooks.KERNELSPEC})
+    MetadataValidator().validate_nb(nb)
+    released, _ = ClearSolutions().preprocess(nbformat.reads(nbformat.writes(nb), as_version=4), {})
+    assert next(c for c in released.cells if c.id == "answer-sky").source == "YOUR ANSWER HERE"
+    assert notebooks.student_version(nb).cells[position].source == "YOUR ANSWER HERE"
+    assert notebooks.clear_answer("Intro\n### BEGIN SOLUTION\nx\n### END SOLUTION") == "Intro\nYOUR ANSWER HERE"
+    es = notebooks._Builder(a1, "es", tmp_path / "notebook.es.md")
+    es.parse(_answer_narrative("<!-- answer: sky 1 punto -->\n### BEGIN SOLUTION\nx\n### END SOLUTION\n"))
+    assert "(1 punto; la corrige a mano tu docente)" in es.cells[-2].source
+
+
+@pytest.mark.parametrize("lines, message", [
+    ("<!-- answer: 2 points -->\n### BEGIN SOLUTION\nx\n### END SOLUTION", "write <!-- answer: name N points"),
+    ("<!-- answer: sky 0 points -->\n### BEGIN SOLUTION\nx\n### END SOLUTION", "write <!-- answer: name N points"),
+    ("<!-- answer: sky 1 point -->\nThe question after.", "the model answer must follow"),
+    ("<!-- answer: sky 1 point -->\n### BEGIN SOLUTION\nx", "never closed"),
+    ("<!-- answer: sky 1 point -->\n### BEGIN SOLUTION\n\n### END SOLUTION", "model answer is empty"),
+    ("<!-- answer: sky 1 point -->\n### BEGIN SOLUTION\nx\n### END SOLUTION\n"
+     "<!-- answer: sky 1 point -->\n### BEGIN SOLUTION\ny\n### END SOLUTION", "'answer-sky' appears twice"),
+    ("Prose with\n### BEGIN SOLUTION\nx\n### END SOLUTION", "solution marker outside an answer"),
+], ids=["no-name", "no-points", "no-region", "unclosed", "empty", "twice", "stray-marker"])
+def test_bad_answer_directives_are_errors_with_a_line(lines, message, tmp_path):
+    """Does a malformed answer (no name or points, no or an unclosed or empty model answer,
+    a repeated name, a solution marker outside an answer) name the problem?"""
+    builder = notebooks._Builder(course.get("a1_attention"), "en", tmp_path / "notebook.en.md")
+    with pytest.raises(sources.NotebookError, match=re.escape(message)):
+        builder.parse(_answer_narrative(lines + "\n"))
+
+
+def test_written_answers_match_across_languages_and_have_code_checks(built):
+    """Do both languages ask the same written questions (names, points, order), a1 two and a3
+    three, each with a locked code cell the student runs shortly before it?"""
+    for a in NARRATED:
+        answers = [[(c.id, c.metadata["nbgrader"]["points"]) for c in notebooks.answer_cells(built[(a.name, lang)])]
+                   for lang in sources.LANGS]
+        assert answers[0] == answers[1], a.name
+    for name, count in (("a1_attention", 2), ("a3_blocks", 3)):
+        for lang in sources.LANGS:
+            nb = built[(name, lang)]
+            answers = notebooks.answer_cells(nb)
+            assert len(answers) == count, (name, lang)
+            for answer in answers:
+                position = nb.cells.index(answer)
+                assert nb.cells[position - 2].cell_type == "code" and nb.cells[position - 2].id.startswith("given-")
 
 
 def _execute(nb, folder):
@@ -179,6 +261,13 @@ def test_source_notebook_runs_clean_top_to_bottom(case, built, tmp_path, monkeyp
         sum(1 for c in nb.cells if c.cell_type == "code")
     # Every public check passes on the reference code, each where the notebook has defined what it needs.
     printed = _check_lines(nb)
+    # The written questions' code checks print what their answers explain.
+    outputs = "\n".join("".join(o.get("text", "")) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    if assignment.name == "a1_attention":
+        assert "(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)" in outputs and "nan" in outputs
+        assert "~causal_mask(T): True" in outputs
+    if assignment.name == "a3_blocks":
+        assert outputs.count(": True") >= 2 and ": 76 " in outputs and ": 0 " in outputs and "(4.0x)" in outputs
     public = files.public_tests(assignment)
     assert set(printed) == {name.removeprefix("test_").removesuffix(".py") for name in public}
     for module, text in printed.items():

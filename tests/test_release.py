@@ -65,6 +65,8 @@ def test_release_holds_the_student_notebooks_of_the_chosen_language(released, re
         assert 'raise NotImplementedError("not implemented yet: ' in code and "nbgrader" not in json.dumps(nb["cells"])
         for path in files.data_files(a):
             assert (folder / path.name).read_bytes() == path.read_bytes()
+        # The narrative links errata.md by that relative name: the page ships beside the notebook.
+        assert (folder / "errata.md").read_bytes() == (course.course_root() / "docs" / "errata.md").read_bytes()
     assert _notebook_langs(released) == {"es"}
     assert _notebook_langs(released_en) == {"en"} and release.scan(released_en) == []
 

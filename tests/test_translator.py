@@ -17,6 +17,7 @@ import torch
 
 from autograder import course
 from autograder.translator import checkpoint
+from autograder.translator.examples import LECTURE_000
 from helpers import interruptible
 
 pytestmark = pytest.mark.xdist_group("translator")  # one worker builds its costly fixture (conftest.py)
@@ -41,7 +42,7 @@ def trained(tmp_path_factory):
     out = tmp_path_factory.mktemp("translator") / "model.pt"
     # Two epochs (522 steps) reach validation BLEU 96 and every sentence these tests ask for;
     # the quickstart's three are for the larger default model.
-    proc = translator("train", "--epochs", "2", *SMALL, "--out", out)
+    proc = translator("train", "--data", CORPUS, "--epochs", "2", *SMALL, "--out", out)
     return out, proc
 
 
@@ -54,6 +55,10 @@ def test_training_writes_checkpoint_curve_and_progress(trained):
     assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "en-es.tsv (anki): 25,000 pairs" in proc.stdout
     assert "tok/s" in proc.stderr and "validation loss" in proc.stderr
+    # It ends as lecture 000 does, with its everyday sentences translated (the grammar corpus's
+    # model has never seen most of their words: only their presence is checked here).
+    shown = proc.stdout.split("lecture 000's sentences / las frases del cuaderno de clase 000:\n")[1].splitlines()
+    assert [line.split("  ->  ")[0].strip() for line in shown[:16]] == list(LECTURE_000)
     first, last = state["history"]["valid"][0], state["history"]["valid"][-1]
     assert last["loss"] < first["loss"] and last["bleu"] > 50, state["history"]["valid"]
 
@@ -70,6 +75,18 @@ def test_translates_in_domain_sentences_exactly(trained):
     proc = translator("translate", "--checkpoint", out, *want)
     got = proc.stdout.splitlines()
     assert got == list(want.values())
+
+
+def test_examples_are_lecture_000s_sentences(trained):
+    """Does `translate --examples` show lecture 000's 16 sentences with a translation each, as
+    `train` does when it ends, and refuse sentences given beside it?"""
+    out, _ = trained
+    shown = translator("translate", "--checkpoint", out, "--strategy", "greedy", "--examples").stdout.splitlines()
+    assert shown[0] == "lecture 000's sentences / las frases del cuaderno de clase 000:" and len(shown) == 17
+    rows = [line.split("  ->  ") for line in shown[1:]]
+    assert [en.strip() for en, _ in rows] == list(LECTURE_000) and all(es.strip() for _, es in rows)
+    both = translator("translate", "--checkpoint", out, "--examples", "Hello.", check=False)
+    assert both.returncode == 2 and "--examples" in both.stderr
 
 
 def test_file_translation_keeps_lines_in_order(trained, tmp_path):
@@ -114,7 +131,7 @@ def test_ctrl_c_saves_and_resume_continues(tmp_path):
     """Does Ctrl-C leave a usable checkpoint, and does --resume continue from its step to the budget?"""
     out = tmp_path / "model.pt"
     proc = subprocess.Popen(interruptible([sys.executable, "-m", "autograder.translator", "train", "--epochs", "3",
-                                          *TINY, "--out", out]),
+                                          "--data", CORPUS, *TINY, "--out", out]),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300
     while not out.exists() and time.monotonic() < deadline and proc.poll() is None:
@@ -145,7 +162,7 @@ def test_bad_corpus_is_one_clear_error(tmp_path):
 def test_word_level_pipeline_of_the_assignment(tmp_path):
     """Does --tokenizer word train with the a6 pipeline (clean_text + Vocab) and translate in its lower-case form?"""
     out = tmp_path / "word.pt"
-    translator("train", "--tokenizer", "word", "--epochs", "0.3", *TINY, "--out", out)
+    translator("train", "--data", CORPUS, "--tokenizer", "word", "--epochs", "0.3", *TINY, "--out", out)
     state = checkpoint.load(out)
     assert (state["tokenizer"]["kind"] == "word"
             and state["tokenizer"]["src"][:4] == ["<pad>", "<sos>", "<eos>", "<unk>"])
@@ -158,7 +175,7 @@ def test_torchrun_trains_with_distributed_data_parallel(tmp_path):
     """Does `torchrun --nproc_per_node 2` train with DistributedDataParallel on the gloo backend?"""
     out = tmp_path / "ddp.pt"
     proc = subprocess.run([TORCHRUN, "--nproc_per_node", "2", "-m", "autograder.translator", "train", "--epochs", "0.5",
-                           *TINY, "--device", "cpu", "--out", str(out)],
+                           "--data", str(CORPUS), *TINY, "--device", "cpu", "--out", str(out)],
                           capture_output=True, text=True, timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "x 2 processes (gloo)" in proc.stdout

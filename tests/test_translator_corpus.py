@@ -1,6 +1,9 @@
 """Tests for autograder/translator/corpus.py and the embedded corpus (source_data/translator)."""
 
+import bz2
+import gzip
 import importlib.util
+import lzma
 import sys
 from pathlib import Path
 
@@ -11,6 +14,7 @@ from autograder.translator.corpus import FORMATS, LoadReport, detect_format, loa
 DATA = Path(__file__).resolve().parents[1] / "source_data" / "translator"
 TATOEBA, ANKI, CSV = DATA / "sample-tatoeba.tsv", DATA / "sample-anki.txt", DATA / "sample.csv"
 CORPUS = DATA / "en-es.tsv"
+TATOEBA_DEFAULT = DATA / "spa-eng.txt.gz"
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +83,47 @@ def test_explicit_format(tmp_path):
         load_pairs(ANKI, format="tatoeba")
     with pytest.raises(ValueError, match="tatoeba, anki, csv"):
         load_pairs(ANKI, format="tsv")
+
+
+# Tatoeba's own export as lecture 003 meets it: headerless, ; between the four fields, and the
+# first pair a short one that a header-reading parser would swallow.
+TATOEBA_SEMICOLON = ("1276;Go.;2481;Vaya.\n"
+                     "1277;I have to go; now.;2482;Tengo que irme; ya.\n"
+                     "1278;Let's try something.;2483;Intentemos algo.\n"
+                     "not a pair at all\n")
+
+
+def test_tatoeba_export_with_semicolons(tmp_path):
+    """Is Tatoeba's headerless id;English;id;Spanish export detected as Tatoeba, its first pair
+    kept (not taken for a header), and a ; inside a sentence kept in the sentence?"""
+    path = write(tmp_path / "sentence_pairs.csv", TATOEBA_SEMICOLON.encode())
+    assert detect_format(path) == "tatoeba"
+    pairs, report = load_pairs(path)
+    assert pairs == [("Go.", "Vaya."), ("I have to go; now.", "Tengo que irme; ya."),
+                     ("Let's try something.", "Intentemos algo.")]
+    assert report.skipped == {"wrong column count": 1}
+
+
+def test_headerless_csv_never_takes_a_pair_for_its_header(tmp_path):
+    """Read as CSV, does a first row holding ids count as data (with the columns given by number),
+    and is it a clear error that names --format tatoeba when no columns are given?"""
+    path = write(tmp_path / "pairs.csv", "1276;Go.;2481;Vaya.\n1278;Run!;2483;¡Corre!\n".encode())
+    pairs, report = load_pairs(path, format="csv", src_column="2", tgt_column="4")
+    assert pairs == [("Go.", "Vaya."), ("Run!", "¡Corre!")]
+    assert report.summary() == "pairs.csv (csv, English from column 2, Spanish from column 4): 2 pairs; nothing skipped"
+    with pytest.raises(ValueError, match=r"no header row; read it with --format tatoeba"):
+        load_pairs(path, format="csv")
+
+
+@pytest.mark.parametrize("suffix, compress", [(".gz", gzip.compress), (".xz", lzma.compress), (".bz2", bz2.compress)])
+def test_compressed_files(tmp_path, suffix, compress):
+    """Is a corpus compressed with gzip, xz or bzip2 read like the plain file, and a broken one one clear error?"""
+    plain = ANKI.read_bytes()
+    path = write(tmp_path / f"spa-eng.txt{suffix}", compress(plain))
+    assert load_pairs(path) == (load_pairs(ANKI)[0], load_pairs(path)[1])
+    assert load_pairs(path)[1].summary().startswith(f"spa-eng.txt{suffix} (anki): 10 pairs")
+    with pytest.raises(ValueError, match=f"not a readable \\{suffix} file"):
+        load_pairs(write(tmp_path / f"broken{suffix}", plain[:50]))
 
 
 def test_undetectable_and_missing_files(tmp_path):
@@ -194,6 +239,21 @@ def test_split_rejects_bad_sizes():
 
 
 # --- the embedded corpus ---------------------------------------------------------------
+
+def test_the_default_corpus_is_tatoeba_with_its_licence():
+    """Is the translator's default corpus the embedded Tatoeba file (118,964 everyday pairs, read
+    through its compression), shipped with manythings.org's notice, its licence and attribution?"""
+    from autograder.translator.config import TrainConfig, corpus_path
+
+    path = corpus_path(TrainConfig())
+    assert path == TATOEBA_DEFAULT and path.stat().st_size < 3_000_000
+    pairs, report = load_pairs(path)
+    assert report.summary() == "spa-eng.txt.gz (anki): 118,964 pairs; nothing skipped"
+    assert pairs[:2] == [("Go.", "Ve."), ("Go.", "Vete.")] and ("I'm hungry!", "Ya tengo hambre.") in pairs
+    assert "tatoeba.org" in (DATA / "spa-eng.ABOUT.txt").read_text(encoding="utf-8")
+    readme = (DATA / "README.md").read_text(encoding="utf-8")
+    assert "CC-BY 2.0 France" in readme and "Attribution: www.manythings.org/anki\nand tatoeba.org" in readme
+
 
 def test_grammar_is_deterministic(grammar):
     """Does the same seed give the same pairs, and another seed other pairs?"""

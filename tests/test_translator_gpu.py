@@ -24,7 +24,8 @@ def test_trains_in_bfloat16_and_translates_on_cuda(tmp_path):
     """Does `translator train --device cuda` train in bfloat16 autocast with float32 weights to
     the BLEU the CPU reaches on the embedded corpus, and translate on the GPU?"""
     out = tmp_path / "gpu.pt"
-    proc = translator("train", "--device", "cuda", "--epochs", "2", *SMALL, "--out", out, timeout=900)
+    proc = translator("train", "--data", CORPUS, "--device", "cuda", "--epochs", "2", *SMALL, "--out", out,
+                      timeout=900)
     assert "device cuda:0" in proc.stdout and "bfloat16 autocast" in proc.stdout, proc.stdout
     state = checkpoint.load(out)
     assert all(v.dtype == torch.float32 and torch.isfinite(v).all() for v in state["model"].values())

@@ -24,6 +24,46 @@ def _say(en, es, hint=None):
     return f"{en} / {es}"
 
 
+# The ways of masking that the lectures show and the course does not use, (en, es) each.
+MHA_CONVENTION = (
+    "reading True as blocked is nn.MultiheadAttention's convention (its attn_mask and key_padding_mask: True = not "
+    "allowed), the opposite of the course's, where True = may attend",
+    "leer True como bloqueado es la convención de nn.MultiheadAttention (sus attn_mask y key_padding_mask: True = no "
+    "permitido), la contraria a la del curso, donde True = puede atender",
+)
+MASK_ADDED = (
+    "the mask is added to the scores, as the lecture notebook 002 does with its additive float masks (0 = attend, "
+    "-inf = blocked); unlike the lecture notebook 002, the course's masks are boolean, True = may attend, so adding "
+    "one adds 1 to the visible scores and hides nothing: fill the scores with -inf where the mask is False "
+    "(scores.masked_fill(~mask, float('-inf')))",
+    "la máscara se suma a las puntuaciones, como hace el cuaderno de clase 002 con sus máscaras float aditivas "
+    "(0 = atiende, -inf = bloqueado); a diferencia del cuaderno de clase 002, las máscaras del curso son booleanas, "
+    "True = puede atender, así que sumar una suma 1 a las puntuaciones visibles y no oculta nada: pon -inf en las "
+    "puntuaciones donde la máscara es False (scores.masked_fill(~mask, float('-inf')))",
+)
+MASK_MULTIPLIED = (
+    "the scores are multiplied by the mask, which sets the masked ones to 0 as the text of the lecture notebook 004 "
+    "says; but a score of 0 still gets weight (exp(0) = 1), and that lecture's own z1-z4 table needs -inf before the "
+    "softmax: fill the masked scores with -inf (scores.masked_fill(~mask, float('-inf')))",
+    "las puntuaciones se multiplican por la máscara, lo que pone las enmascaradas a 0 como dice el texto del "
+    "cuaderno de clase 004; pero una puntuación 0 sigue recibiendo peso (exp(0) = 1), y la propia tabla z1-z4 de esa "
+    "clase necesita -inf antes del softmax: pon -inf en las puntuaciones enmascaradas "
+    "(scores.masked_fill(~mask, float('-inf')))",
+)
+
+
+def _lecture_way(got, scores, mask, rows=slice(None)):
+    """MASK_ADDED or MASK_MULTIPLIED when ``got`` (weights, or Z when ``scores`` carry V as
+    ``(scores, V)``) is what that way of masking gives on its ``rows``, else None."""
+    scores, v = scores if isinstance(scores, tuple) else (scores, None)
+    for way, hint in ((scores + mask.float(), MASK_ADDED), (scores * mask.float(), MASK_MULTIPLIED)):
+        want = torch.softmax(way, dim=-1)
+        want = want if v is None else want @ v
+        if got.shape == want.shape and _near(got[rows], want[rows], atol=5e-5):
+            return hint
+    return None
+
+
 def _dtype_message(weights):
     return _say(
         f"weights must keep the dtype of q and k (torch.float32), got {weights.dtype}",
@@ -48,7 +88,7 @@ def _weights_shape_message(weights, expected, d_v):
     )
 
 
-def _table_hint(Z, K, V):
+def _table_hint(Z, Q, K, V):
     """(en, es): which part of masked self-attention the wrong rows of the course table point at."""
     z1, v1 = Z[0].detach(), V[0]
     if torch.isnan(Z).all():
@@ -57,6 +97,23 @@ def _table_hint(Z, K, V):
             "multiplied by -inf; put -inf only in the masked scores (masked_fill)",
             "todas las filas de Z son NaN: aparece un NaN antes del softmax, por ejemplo de 0 · (-inf) al "
             "multiplicar la máscara por -inf; pon -inf solo en las puntuaciones enmascaradas (masked_fill)",
+        )
+    T = len(Q)
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    scores = Q @ K.T / Q.size(-1) ** 0.5
+    found = _lecture_way(Z.detach(), (scores, V), causal)
+    if found:
+        return found
+    # Every row but the last (which then sees no key) of attention with the causal mask read inside out.
+    inverted = torch.softmax(scores.masked_fill(causal, float("-inf")), dim=-1)[:-1] @ V
+    if T > 1 and _near(Z[:-1], inverted, atol=5e-5):
+        return (
+            f"z1 = {_r(z1)} mixes every key but key 1: the causal mask is used inside out, query i sees only the keys "
+            f"after it; {MHA_CONVENTION[0]} (and .bool() of the lecture notebook 002's additive 0 / -inf mask gives "
+            "such a mask too)",
+            f"z1 = {_r(z1)} mezcla todas las claves menos la 1: la máscara causal se usa al revés, la consulta i solo "
+            f"ve las claves posteriores; {MHA_CONVENTION[1]} (y .bool() de la máscara aditiva 0 / -inf del cuaderno "
+            "de clase 002 también da una máscara así)",
         )
     if _near(z1, v1, atol=5e-5):
         return (
@@ -149,7 +206,7 @@ def test_masked_self_attention_reproduces_course_table(course_data):
         msg=lambda default: _say(
             f"Z must be the lecture's table {_r(expected)}, got {_r(Z)}",
             f"Z debe ser la tabla vista en clase {_r(expected)}, pero es {_r(Z)}",
-            _table_hint(Z, K, V),
+            _table_hint(Z, Q, K, V),
         ) + "\n" + default,
     )
 
@@ -365,10 +422,12 @@ def test_masked_keys_get_zero_weight():
     elif _near(visible, 0.0, atol=1e-6):
         hint = (
             "the visible keys got zero weight instead: the mask is inverted; True means may attend, so hide the "
-            "keys where the mask is False",
+            f"keys where the mask is False; {MHA_CONVENTION[0]}",
             "en cambio, las claves visibles tienen peso cero: la máscara está invertida; True significa que puede "
-            "atender, así que oculta las claves donde la máscara es False",
+            f"atender, así que oculta las claves donde la máscara es False; {MHA_CONVENTION[1]}",
         )
+    elif _lecture_way(weights, q @ k.transpose(-2, -1) / 8 ** 0.5, mask):
+        hint = _lecture_way(weights, q @ k.transpose(-2, -1) / 8 ** 0.5, mask)
     else:
         hint = (
             "set the scores of the masked keys to -inf before the softmax (a score of 0 still gets weight)",
@@ -463,10 +522,12 @@ def test_fully_masked_query_gives_zeros_not_nan():
     if _near(weights[1], 1 / 3, atol=1e-4):
         hint = (
             "a uniform row (1/3 each) is what equal scores give, e.g. a large finite number instead of -inf or "
-            "finite scores for the empty row: set the weights of a row with no key to 0 after the softmax",
+            "finite scores for the empty row: set the weights of a row with no key to 0 after the softmax (lecture "
+            "notebook 003's -1e9 is right for every other row; unlike it, the course also defines this one)",
             "una fila uniforme (1/3 cada peso) es lo que dan puntuaciones iguales, por ejemplo un número finito "
             "grande en lugar de -inf o puntuaciones finitas en la fila vacía: pon a 0 los pesos de una fila sin "
-            "claves después del softmax",
+            "claves después del softmax (el -1e9 del cuaderno de clase 003 sirve para las demás filas; a "
+            "diferencia de él, el curso define también esta)",
         )
     else:
         hint = (

@@ -36,7 +36,11 @@ class FeedForward(nn.Module):
         raise NotImplementedError("not implemented yet: FeedForward.__init__")
 
     def forward(self, x):
-        # Pista: (1 línea) linear1, ReLU, dropout, linear2.
-        # Hint: (1 line) linear1, ReLU, dropout, linear2.
+        # Pista: (1 línea) linear1, ReLU, dropout, linear2. A diferencia de los cuadernos de clase
+        # 000 y 001 (sin dropout dentro del bloque), el dropout va en la capa oculta, como en
+        # nn.TransformerEncoderLayer; el de la salida lo aplica la capa (a4).
+        # Hint: (1 line) linear1, ReLU, dropout, linear2. Unlike lecture notebooks 000 and 001
+        # (no dropout inside the block), the dropout acts on the hidden layer, as in
+        # nn.TransformerEncoderLayer; the output's dropout is the layer's (a4).
         # YOUR CODE HERE
         raise NotImplementedError("not implemented yet: FeedForward.forward")

@@ -46,8 +46,12 @@ class MultiHeadAttention(nn.Module):
         super().__init__()
         # Pista: (~8 líneas) comprueba la divisibilidad con un ValueError claro; guarda
         # d_model, num_heads y d_k; crea w_q, w_k, w_v, w_o y self.dropout = nn.Dropout(dropout).
+        # Las cuatro proyecciones llevan sesgo (nn.Linear por defecto), como en los cuadernos de
+        # clase 000, 001 y 003 y a diferencia del 002 (bias=False).
         # Hint: (~8 lines) check divisibility with a clear ValueError; store d_model,
         # num_heads and d_k; create w_q, w_k, w_v, w_o and self.dropout = nn.Dropout(dropout).
+        # The four projections have a bias (nn.Linear's default), as in lecture notebooks 000,
+        # 001 and 003 and unlike 002 (bias=False).
         # YOUR CODE HERE
         raise NotImplementedError("not implemented yet: MultiHeadAttention.__init__")
 
@@ -57,8 +61,12 @@ class MultiHeadAttention(nn.Module):
         # Pista: (~9 líneas) proyecta y parte en cabezas con view + transpose(1, 2);
         # scaled_dot_product_attention de a1; dropout sobre los pesos; junta las cabezas
         # con transpose + reshape y aplica w_o.
+        # A diferencia del cuaderno de clase 000, que recibe (values, keys, queries) y devuelve solo
+        # la salida, aquí el orden es (query, key, value) y se devuelve (salida, pesos).
         # Hint: (~9 lines) project and split into heads with view + transpose(1, 2);
         # scaled_dot_product_attention from a1; dropout on the weights; merge the heads with
-        # transpose + reshape and apply w_o.
+        # transpose + reshape and apply w_o. Unlike lecture notebook 000, which takes (values,
+        # keys, queries) and returns the output only, the order is (query, key, value) and the
+        # result is (output, weights).
         # YOUR CODE HERE
         raise NotImplementedError("not implemented yet: MultiHeadAttention.forward")

@@ -22,7 +22,8 @@ class PositionalEncoding(nn.Module):
 
     Attributes:
         pe: registered buffer of shape ``(max_len, d_model)``; row ``pos`` is the encoding
-            of position ``pos``.
+            of position ``pos``. Lecture 000's ``(1, max_len, d_model)``, added as
+            ``pe[:, :T]``, is right too and accepted by the tests and graders.
 
     Shape:
         - Input: ``(B, T, d_model)`` with ``T <= max_len``
@@ -54,7 +55,9 @@ class PositionalEncoding(nn.Module):
                 f"sequence length {T} is longer than max_len={self.max_len}; build the encoding with a "
                 "larger max_len or truncate the input"
             )
-        # Pista: (1 línea) suma las primeras T filas de la tabla (se difunden sobre B).
-        # Hint: (1 line) add the first T rows of the table (they broadcast over B).
+        # Pista: (1 línea) suma las primeras T filas de la tabla (se difunden sobre B); T es
+        # x.size(1), no x.size(0), que es el lote (el error de los cuadernos de clase 001 y 003).
+        # Hint: (1 line) add the first T rows of the table (they broadcast over B); T is
+        # x.size(1), not x.size(0), the batch (the mistake of lecture notebooks 001 and 003).
         # YOUR CODE HERE
         raise NotImplementedError("not implemented yet: PositionalEncoding.forward")

@@ -143,8 +143,13 @@ def test_dropout_acts_on_the_hidden_layer_in_training_only():
         evaluated = ff(x)
     assert not torch.allclose(trained, plain), (
         "in training mode with dropout 0.5 the output equals the block without dropout: apply self.dropout to the "
-        "hidden layer (after the ReLU) and use its result / en modo entrenamiento con dropout 0.5 la salida es la "
-        "del bloque sin dropout: aplica self.dropout a la capa oculta (tras la ReLU) y usa su resultado")
+        "hidden layer (after the ReLU) and use its result (unlike lecture notebooks 000 and 001, whose feed-forward "
+        "has no dropout inside: there only the layer drops the block's output; the course, as PyTorch's "
+        "nn.TransformerEncoderLayer, does both, the layer's dropout in a4) / en modo entrenamiento con dropout 0.5 "
+        "la salida es la del bloque sin dropout: aplica self.dropout a la capa oculta (tras la ReLU) y usa su "
+        "resultado (a diferencia de los cuadernos de clase 000 y 001, cuyo feed-forward no lleva dropout dentro: "
+        "allí solo la capa aplica dropout a la salida del bloque; el curso, como nn.TransformerEncoderLayer de "
+        "PyTorch, hace las dos cosas, la de la capa en a4)")
     # An input of zeros: dropout on the input changes nothing, dropout on the hidden layer
     # (relu(bias) = 1 everywhere) gives each position its own mask, so positions differ.
     with torch.no_grad():
@@ -166,8 +171,10 @@ def test_dropout_acts_on_the_hidden_layer_in_training_only():
     zeros = (trained == 0).double().mean().item()
     assert zeros < 0.05, (
         f"{zeros:.0%} of the outputs are exactly 0 in training mode: dropout acts on the output of linear2; it "
-        f"belongs between the ReLU and linear2 / el {zeros:.0%} de las salidas valen exactamente 0 en modo "
-        "entrenamiento: el dropout actúa sobre la salida de linear2; va entre la ReLU y linear2")
+        "belongs between the ReLU and linear2 (the output's dropout, as in lecture notebooks 000, 001 and 002, is "
+        f"the layer's, in a4) / el {zeros:.0%} de las salidas valen exactamente 0 en modo "
+        "entrenamiento: el dropout actúa sobre la salida de linear2; va entre la ReLU y linear2 (el dropout de la "
+        "salida, como en los cuadernos de clase 000, 001 y 002, es el de la capa, en a4)")
     torch.testing.assert_close(evaluated, plain, msg=lambda m: (
         "in eval mode the output should be the block without dropout: nn.Dropout does nothing in eval mode, so use "
         "the module self.dropout, not torch.nn.functional.dropout with training=True / en modo eval la salida debe "

@@ -19,6 +19,14 @@ def _shape(t):
     return "None" if t is None else f"{type(t).__name__} {t!r:.60}"
 
 
+def _rows(table):
+    """The table as ``(max_len, d_model)``: lecture 000 stores it as ``(1, max_len, d_model)``
+    (and adds ``pe[:, :T]``), which is right too, so a leading axis of size 1 is dropped."""
+    if isinstance(table, torch.Tensor) and table.dim() == 3 and table.size(0) == 1:
+        return table[0]
+    return table
+
+
 def _near(a, b, tol=1e-4):
     """Are two tensors of the same shape equal up to ``tol`` (to recognise a mistake, not to grade)?"""
     return a.shape == b.shape and bool(((a - b).abs() <= tol).all())
@@ -80,9 +88,12 @@ def _table_hint(got, want):
 
 def _shape_hint(shape):
     """What a wrong shape of the (6, 4) course table points to, in both languages."""
-    if shape == (1, 6, 4):
-        return (" (no batch dimension: forward broadcasts the rows over B)",
-                " (sin dimensión de lote: forward difunde las filas sobre B)")
+    if shape == (6, 1, 4):
+        return (" (yours is (max_len, 1, d_model), the sequence-first layout of lecture notebooks 001 and 003: "
+                "here x is (B, T, d_model), batch first; (1, max_len, d_model), as in lecture 000, is accepted too)",
+                " (la tuya es (max_len, 1, d_model), el formato secuencia primero de los cuadernos de clase 001 y "
+                "003: aquí x es (B, T, d_model), lote primero; (1, max_len, d_model), como en el cuaderno 000, "
+                "también se acepta)")
     if shape == (4, 6):
         return " (yours is transposed: one row per position)", " (la tuya está traspuesta: una fila por posición)"
     return "", ""
@@ -93,7 +104,7 @@ def test_course_table(course_data):
     data = course_data("a3_blocks/positional_encoding.json")
     pe = PositionalEncoding(data["d_model"], data["max_len"])
     expected = torch.tensor(data["pe"])
-    table = getattr(pe, "pe", None)
+    table = _rows(getattr(pe, "pe", None))
     assert isinstance(table, torch.Tensor), (
         f"PositionalEncoding(4, 6).pe is {_shape(table)}, expected a tensor of shape (max_len, d_model) = (6, 4): "
         "build the table in __init__ as a local pe and keep the given line that registers it / "
@@ -129,7 +140,7 @@ def test_far_positions_follow_the_formula():
     """For max_len = 1000, do far rows (257, 600, 999) hold sin/cos of pos / 10000^(2i/d_model),
     computed from exact positions?"""
     d_model, rows = 16, [0, 1, 257, 600, 999]
-    table = PositionalEncoding(d_model, max_len=1000).pe
+    table = _rows(PositionalEncoding(d_model, max_len=1000).pe)
     assert isinstance(table, torch.Tensor) and table.shape == (1000, d_model), (
         f"PositionalEncoding({d_model}, max_len=1000).pe must have shape (1000, {d_model}), got {_shape(table)} / "
         f"PositionalEncoding({d_model}, max_len=1000).pe debe tener forma (1000, {d_model}), pero tiene "
@@ -209,14 +220,16 @@ def test_forward_adds_the_first_rows():
     pe = PositionalEncoding(6, max_len=20)
     x = torch.randn(3, 7, 6)
     out = pe(x)
+    table = _rows(pe.pe)
     try:
-        expected = x + pe.pe[:7]
+        expected = x + table[:7]
     except RuntimeError:
         expected = None
     assert expected is not None, (
         f"x (3, 7, 6) + pe[:7] does not broadcast: PositionalEncoding(6, max_len=20).pe has shape {_shape(pe.pe)}, "
-        "expected (max_len, d_model) = (20, 6) / x (3, 7, 6) + pe[:7] no se puede difundir: "
-        f"PositionalEncoding(6, max_len=20).pe tiene forma {_shape(pe.pe)} y se esperaba (max_len, d_model) = (20, 6)"
+        "expected (max_len, d_model) = (20, 6), or (1, 20, 6) as in lecture notebook 000 / x (3, 7, 6) + pe[:7] no "
+        f"se puede difundir: PositionalEncoding(6, max_len=20).pe tiene forma {_shape(pe.pe)} y se esperaba "
+        "(max_len, d_model) = (20, 6), o (1, 20, 6) como en el cuaderno de clase 000"
     )
     assert isinstance(out, torch.Tensor) and out.shape == expected.shape, (
         f"PositionalEncoding(6, max_len=20)(x) with x (3, 7, 6) gave {_shape(out)}, expected the shape of x, "
@@ -229,7 +242,7 @@ def test_forward_adds_the_first_rows():
     )
 
     def message(default):
-        en, es = _forward_hint(out, x, pe.pe[:7], pe.pe)
+        en, es = _forward_hint(out, x, table[:7], table)
         return (f"PositionalEncoding(6, max_len=20)(x) with x (3, 7, 6) should be x + pe[:7] (T = 7), the same rows "
                 f"added to each of the 3 sequences, but {en} / PositionalEncoding(6, max_len=20)(x) con x (3, 7, 6) "
                 f"debería ser x + pe[:7] (T = 7), las mismas filas sumadas a cada una de las 3 secuencias, pero {es}"

@@ -31,12 +31,14 @@ def print_summary(model, *inputs, depth=3):
 
 
 def plot_positional_encoding(pe, path, size=(8.0, 4.0), dpi=100):
-    """Heatmap of a ``(max_len, d_model)`` positional table, saved to ``path`` (PNG).
+    """Heatmap of a ``(max_len, d_model)`` positional table, saved to ``path`` (PNG); a
+    ``(1, max_len, d_model)`` table (lecture 000's layout) is drawn the same.
 
     The image is ``size`` inches times ``dpi`` pixels: 800 x 400 by default.
     """
     fig, ax = plt.subplots(figsize=size, dpi=dpi)
-    image = ax.imshow(pe.detach().cpu().numpy(), aspect="auto", cmap="RdBu", vmin=-1, vmax=1)
+    table = pe.detach().cpu().reshape(-1, pe.shape[-1])  # (max_len, d_model)
+    image = ax.imshow(table.numpy(), aspect="auto", cmap="RdBu", vmin=-1, vmax=1)
     ax.set_xlabel("dimension / dimensión")
     ax.set_ylabel("position / posición")
     ax.set_title("Sinusoidal positional encoding / codificación posicional")

@@ -76,7 +76,10 @@ class CachedDecoder:
             raise ValueError(f"cannot decode past max_len={model.positional.max_len} positions")
         keep = tokens[:, -1:] != model.config.pad_id  # (B, 1)
         self.keep = keep if self.keep is None else torch.cat([self.keep, keep], dim=1)  # (B, t + 1)
-        x = model.tgt_embed(tokens[:, -1:]) * math.sqrt(model.config.d_model) + model.positional.pe[t]  # (B, 1, d_model)
+        # The table as (max_len, d_model) rows: a table stored (1, max_len, d_model), as lecture 000
+        # stores it, is right too, and a student's own a3 code runs here.
+        row = model.positional.pe.reshape(-1, model.config.d_model)[t]  # (d_model,)
+        x = model.tgt_embed(tokens[:, -1:]) * math.sqrt(model.config.d_model) + row  # (B, 1, d_model)
         for i, layer in enumerate(model.decoder_layers):
             mem_k, mem_v = self.cross_kv[i]
             if layer.norm_first:

@@ -44,10 +44,14 @@ class TranslationDataset(Dataset):
         """``(src_ids, tgt_ids)``: int64 tensors of shapes ``(S_i,)`` and ``(T_i,)``."""
         # Pista: (~7 líneas) codifica el origen sin especiales y el destino con
         # add_sos_eos=True; si max_len, recorta (el destino se corta a max_len - 1 y vuelve
-        # a terminar con eos_id, solo si es más largo); torch.tensor(..., dtype=torch.long).
+        # a terminar con eos_id, solo si es más largo); torch.tensor(..., dtype=torch.long). A
+        # diferencia de los cuadernos de clase 002 y 003, que ponen <eos> (y el 003 <sos>) también
+        # en el origen, aquí el origen va sin especiales: el codificador no los necesita.
         # Hint: (~7 lines) encode the source without specials and the target with
         # add_sos_eos=True; with max_len, truncate (the target, only when longer, is cut to
         # max_len - 1 ids and ends with eos_id again); torch.tensor(..., dtype=torch.long).
+        # Unlike lecture notebooks 002 and 003, which put <eos> (and 003 <sos>) on the source
+        # too, the source has no specials here: the encoder does not need them.
         # YOUR CODE HERE
         raise NotImplementedError("not implemented yet: TranslationDataset.__getitem__")
 

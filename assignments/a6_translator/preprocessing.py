@@ -42,9 +42,13 @@ def clean_text(text):
     """
     # Pista: (~4 líneas) unicodedata.normalize("NFC", ...) y .lower(); re.sub para
     # separar los signos de PUNCTUATION y para borrar lo que no se permite (\s es espacio
-    # en blanco); " ".join(texto.split()) colapsa y recorta los espacios.
+    # en blanco); " ".join(texto.split()) colapsa y recorta los espacios. A diferencia del
+    # cuaderno de clase 000, que cambia cada carácter eliminado por un espacio ("I'm sad" ->
+    # "i m sad"), aquí se borra ("im sad"): una palabra no se parte en trozos sueltos (m, t, s).
     # Hint: (~4 lines) unicodedata.normalize("NFC", ...) and .lower(); re.sub to space
     # out the PUNCTUATION marks and to delete what is not allowed (\s is whitespace);
-    # " ".join(text.split()) collapses and strips the spaces.
+    # " ".join(text.split()) collapses and strips the spaces. Unlike lecture notebook 000,
+    # which turns each removed character into a space ("I'm sad" -> "i m sad"), delete it
+    # ("im sad"): a word is not split into stray pieces (m, t, s).
     # YOUR CODE HERE
     raise NotImplementedError("not implemented yet: clean_text")

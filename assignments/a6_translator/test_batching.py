@@ -27,9 +27,11 @@ def test_items_frame_the_target_only():
     assert src.dtype == tgt.dtype == torch.int64, _dtype_message("dataset[0]", src, tgt)
     assert src.tolist() == [4, 5, 6], (
         f"dataset[0] source ('i am tom') is {src.tolist()}, expected [4, 5, 6]: the source ids without special "
-        "tokens (only the target gets <sos>=1 and <eos>=2). / "
+        "tokens (only the target gets <sos>=1 and <eos>=2; unlike lecture notebooks 002 and 003, which frame the "
+        "source too, the encoder needs no specials here). / "
         f"El origen de dataset[0] ('i am tom') es {src.tolist()}, se esperaba [4, 5, 6]: los ids del origen sin "
-        "tokens especiales (solo el destino lleva <sos>=1 y <eos>=2)."
+        "tokens especiales (solo el destino lleva <sos>=1 y <eos>=2; a diferencia de los cuadernos de clase 002 y "
+        "003, que también enmarcan el origen, aquí el codificador no necesita especiales)."
     )
     assert tgt.tolist() == [1, 4, 5, 2], (
         f"dataset[0] target ('soy tom') is {tgt.tolist()}, expected [1, 4, 5, 2]: <sos>=1, the word ids, <eos>=2 "

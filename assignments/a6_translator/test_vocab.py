@@ -88,10 +88,14 @@ def test_build_orders_by_count_then_alphabet():
     assert got == ["alpha", "zeta", "mid"], (
         f"Vocab.build(['zeta alpha', 'alpha zeta mid']).itos[4:] is {got}, expected ['alpha', 'zeta', 'mid']: "
         "zeta and alpha are both seen twice, and a tie goes alphabetically, not in the order the words first "
-        "appear (sort with key=lambda w: (-count[w], w)). / "
+        "appear (sort with key=lambda w: (-count[w], w)). Unlike lecture notebook 000, which numbers words in the "
+        "order they first appear, the course sorts by count, then alphabetically: the ids then depend on the corpus "
+        "only, not on the order of its sentences. / "
         f"Vocab.build(['zeta alpha', 'alpha zeta mid']).itos[4:] es {got}, se esperaba ['alpha', 'zeta', 'mid']: "
         "zeta y alpha aparecen dos veces, y un empate va en orden alfabético, no en el orden en que aparecen las "
-        "palabras por primera vez (ordena con key=lambda w: (-cuenta[w], w))."
+        "palabras por primera vez (ordena con key=lambda w: (-cuenta[w], w)). A diferencia del cuaderno de clase "
+        "000, que numera las palabras en el orden en que aparecen, el curso ordena por frecuencia y luego "
+        "alfabéticamente: así los ids dependen solo del corpus, no del orden de sus frases."
     )
     got = Vocab.build(CORPUS, min_freq=2).itos[4:]
     if got == ["the"]:
@@ -198,7 +202,11 @@ def test_decode_rejects_ids_outside_the_vocabulary(bad):
         return
     pytest.fail(f"Vocab.build(CORPUS).decode([4, {bad}]) did not raise IndexError: that vocabulary has 9 ids (0..8), "
                 f"so {bad} is outside it (a negative index would silently read itos from the end: check both "
-                "bounds, 0 <= i < len(itos)). / "
+                "bounds, 0 <= i < len(itos)). Unlike lecture notebook 000, which decodes such an id as <UNK>, the "
+                "course raises: an id outside the vocabulary is a bug upstream (a model built for another "
+                "vocabulary), not an unknown word. / "
                 f"Vocab.build(CORPUS).decode([4, {bad}]) no lanzó IndexError: ese vocabulario tiene 9 ids (0..8), así "
                 f"que {bad} queda fuera (un índice negativo leería itos desde el final sin avisar: comprueba los dos "
-                "límites, 0 <= i < len(itos)).")
+                "límites, 0 <= i < len(itos)). A diferencia del cuaderno de clase 000, que decodifica ese id como "
+                "<UNK>, el curso lanza un error: un id fuera del vocabulario es un fallo previo (un modelo hecho para "
+                "otro vocabulario), no una palabra desconocida.")

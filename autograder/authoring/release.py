@@ -7,7 +7,7 @@ and notebooks keep the hints of that language only (the bilingual checkout keeps
 No solutions, no graders; with ``--classroom``, GitHub Classroom's workflow that reports
 the public tests' points on every push. After writing, :func:`scan` checks the tree for anything hidden
 (hidden folders, solution markers, solution code, grader code, ``autograder`` imports) and
-the release is refused on a finding.
+the release is refused on a finding (a model answer of a written question counts too).
 """
 
 from __future__ import annotations
@@ -125,6 +125,7 @@ def readable_text(path: Path) -> str:
 def scan(tree: Path) -> list[str]:
     """Everything in ``tree`` that must never reach students, one line each."""
     secrets = distinctive_solution_lines(course.solutions_dir())
+    answers = sources.model_answer_lines()  # the written answers' model answers (notebook narratives)
     problems = []
     for path in sorted(tree.rglob("*")):
         rel = path.relative_to(tree)
@@ -144,6 +145,9 @@ def scan(tree: Path) -> list[str]:
             problems.append(f"{rel}: contains hidden grader code (@pytest.mark.points)")
         if re.search(r"^\s*(from|import)\s+autograder\b", text, re.MULTILINE):
             problems.append(f"{rel}: imports the autograder package, which students do not get")
+        told = sorted(line for line in answers if line in text)
+        if told:
+            problems.append(f"{rel}: contains a written answer's model answer, e.g. {told[0]!r}")
         code = code_lines(text)
         leaked = sorted(line for line in secrets if line in code)
         if leaked:

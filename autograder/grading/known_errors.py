@@ -154,11 +154,28 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      *_STRINGS),
     (None, "invalid data type 'str'",
      *_STRINGS),
+    # The course's attention names the kind of number mask it got (attention.py): the fix differs.
+    ("TypeError", "it is an additive mask (0 = may attend",
+     "an additive float mask (0 where it attends, -inf or a large negative number where it blocks) reached "
+     "attention: unlike the lecture notebook 002 (and nn.Transformer), the course's masks are boolean, True = may "
+     "attend; build them with comparisons and & (torch.tril of boolean ones, tokens != pad_id), or convert an "
+     "additive one with (mask == 0), never with mask.bool(), which is True exactly where it blocks",
+     "una máscara float aditiva (0 donde atiende, -inf o un negativo grande donde bloquea) llegó a la atención: a "
+     "diferencia del cuaderno de clase 002 (y de nn.Transformer), las máscaras del curso son booleanas, True = "
+     "puede atender; constrúyelas con comparaciones y & (torch.tril de unos booleanos, tokens != pad_id), o "
+     "convierte una aditiva con (mask == 0), nunca con mask.bool(), que es True justo donde bloquea"),
+    ("TypeError", "it holds 0/1 values (1 = may attend)",
+     "a mask of floats reached attention, 0/1 numbers: masks are boolean, True = may attend (comparisons give bool; "
+     "drop a .float() conversion, build the mask with dtype=torch.bool, or convert it with mask.bool())",
+     "una máscara de floats llegó a la atención, números 0/1: las máscaras son booleanas, True = puede atender (las "
+     "comparaciones dan bool; quita la conversión .float(), construye la máscara con dtype=torch.bool o "
+     "conviértela con mask.bool())"),
     ("TypeError", "mask must be a boolean tensor",
-     "a mask of floats reached attention: masks must be boolean, True = may attend (comparisons give bool; drop a "
-     ".float() conversion, or build the mask with dtype=torch.bool)",
-     "una máscara de floats llegó a la atención: las máscaras deben ser booleanas, True = puede atender (las "
-     "comparaciones dan bool; quita la conversión .float(), o construye la máscara con dtype=torch.bool)"),
+     "a mask of numbers reached attention: masks must be boolean, True = may attend (comparisons give bool; an "
+     "additive 0 / -inf mask becomes one with (mask == 0), a 0/1 mask with mask.bool())",
+     "una máscara de números llegó a la atención: las máscaras deben ser booleanas, True = puede atender (las "
+     "comparaciones dan bool; una máscara aditiva 0 / -inf se convierte con (mask == 0), una de 0/1 con "
+     "mask.bool())"),
     (None, "(operator.invert) is only implemented on integer and Boolean",
      "~ on a float tensor: masks must be boolean, True = may attend (comparisons give bool; drop a .float() "
      "conversion, or build the mask with dtype=torch.bool)",

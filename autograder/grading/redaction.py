@@ -35,7 +35,8 @@ WITHHELD = "[message withheld: it quoted reference code / mensaje ocultado: cita
 # Exception type names shown as they are when reference code ran beside the student's.
 _KNOWN_TYPES = frozenset(name for name, value in vars(builtins).items()
                          if isinstance(value, type) and issubclass(value, BaseException)) | {
-    "HarnessError", "ForbiddenShortcut", "OutOfMemoryError", "LinAlgError"}
+    "HarnessError", "ForbiddenShortcut", "OutOfMemoryError", "LinAlgError",
+    "UnpicklingError"}  # torch.load(..., weights_only=True) refusing a file (a6's checkpoint.py)
 _KNOWN_VALUE_TYPES = frozenset(name for name, value in vars(builtins).items() if isinstance(value, type)) | {
     "Tensor", "Parameter", "Module", "Generator", "device", "dtype", "function", "method", "generator"}
 _WHERE = re.compile(r"([\w.-]+\.py):(\d{1,6}) in ([\w<>]{1,80})")

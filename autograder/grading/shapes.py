@@ -119,9 +119,12 @@ def _zeros_pattern(a, e, hints):
         return None
     if bool((zero_a == ~zero_e).all()):
         return ("the zeros are exactly where values are expected and the values where zeros are: the mask is "
-                "inverted (True means \"may attend\"; fill with -inf where the mask is False)",
+                "inverted (True means \"may attend\"; fill with -inf where the mask is False; True = blocked is "
+                "nn.MultiheadAttention's convention for attn_mask and key_padding_mask, the opposite of the course's)",
                 "los ceros están justo donde se esperan valores y los valores donde se esperan ceros: la máscara "
-                "está invertida (True significa «puede atender»; rellena con -inf donde la máscara es False)")
+                "está invertida (True significa «puede atender»; rellena con -inf donde la máscara es False; True = "
+                "bloqueado es la convención de nn.MultiheadAttention para attn_mask y key_padding_mask, la contraria "
+                "a la del curso)")
     if not bool(zero_a[zero_e].all()) and not bool(zero_a[~zero_e].any()):
         leaked = int((~zero_a & zero_e).sum())
         return (f"{leaked} values that must be exactly 0 (masked positions) are not: the mask is not applied, "
@@ -571,9 +574,11 @@ def explain_mask(actual, expected, hints: Hints | None = None) -> tuple[str, str
     if actual.dtype == torch.bool and expected.dtype == torch.bool:
         if torch.equal(actual, ~expected):
             return ("every value is the opposite of the expected one: the mask's polarity is inverted (True means "
-                    "\"may attend\" / a real token)",
+                    "\"may attend\" / a real token; True = blocked is nn.MultiheadAttention's convention for "
+                    "attn_mask and key_padding_mask, the opposite of the course's)",
                     "cada valor es el contrario del esperado: la polaridad de la máscara está invertida (True "
-                    "significa «puede atender» / un token real)")
+                    "significa «puede atender» / un token real; True = bloqueado es la convención de "
+                    "nn.MultiheadAttention para attn_mask y key_padding_mask, la contraria a la del curso)")
         if n >= 2 and actual.size(-1) == actual.size(-2) and torch.equal(actual.transpose(-1, -2), expected):
             return ("the mask is the transpose of the expected one (rows and columns swapped): rows are the "
                     "positions that attend (queries), columns the positions attended to (keys)",

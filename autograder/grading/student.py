@@ -350,10 +350,11 @@ class Student:
         and ``{"$params": name}`` for ``list(obj.parameters())``. A target is a
         ``"module.qualname"`` of the submission (checked like :meth:`call`'s), a method
         ``"$name.method"`` of a kept object, or one of ``harness.SCRIPT_TORCH`` (optimizers,
-        ``torch.Generator``, ``getattr``). ``model_spec`` is built first, in eval mode, and
-        kept as ``"model"``. Returns ``{name: value for name in returns}`` as plain data
-        (objects that have none arrive as ``wire.Unsupported``), plus ``"state"``, the
-        model's parameters after the steps, when ``state`` is set. ``timeout`` replaces the
+        ``torch.Generator``, ``getattr``, ``scratch_file`` for a file to read or write,
+        text or bytes). ``model_spec`` is built first, in eval mode, and kept as
+        ``"model"``. Returns ``{name: value for name in returns}`` as plain data (objects
+        that have none arrive as ``wire.Unsupported``), plus ``"state"``, the model's
+        parameters after the steps, when ``state`` is set. ``timeout`` replaces the
         per-request limit for this one request (a training run needs more than a call).
         """
         label, checked, fields = self._script_fields(steps, model_spec, returns, state)

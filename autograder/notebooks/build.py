@@ -30,9 +30,24 @@ solution modules and the hidden graders, so nothing is kept twice:
     verdict for the same code. Nothing run in the student's kernel decides a grade.
     A ```` ```python ```` block right after the directive is the cell's visible part:
     asserts the student can run.
+``<!-- answer: softmax-axis 1 point -->``
+    a written answer graded by hand: nbgrader's "manually graded answer", a Markdown cell
+    with ``solution: true, grade: true, locked: false, points: 1`` and grade id
+    ``answer-softmax-axis`` (the same name and points in both languages). The question is
+    the narrative above the directive (and any ```` ```python ```` code check there: a
+    locked cell the student runs); the build ends it with a line saying how many points the
+    answer is worth. Right after the directive, alone on their lines, ``### BEGIN SOLUTION``
+    and ``### END SOLUTION`` enclose the model answer, which is the cell's text in the
+    instructor's source; ``nbgrader generate_assignment`` (and :func:`student_version`)
+    replaces that region with ``YOUR ANSWER HERE``. Autograding leaves these cells to the
+    instructor (:mod:`.sandboxed` writes only the test cells' scores); they are graded in
+    nbgrader's formgrader.
 
 Every hidden grader of the assignment must appear in exactly one ``hidden`` directive;
 :func:`build` refuses a narrative that misses one or names an unknown one.
+
+Outside an answer's region, a narrative may not hold nbgrader's solution markers (nbgrader
+refuses a solution region in a cell that is no solution cell).
 
 Self-checks need no directive: after the last cell with code or tests of each module
 (``test_masks.py``) comes a locked cell ``check("masks")`` that runs that module's public
@@ -51,15 +66,18 @@ from .. import course
 from ..course import Assignment
 from ..grading import rules
 from ..grading.rules import GraderTest
-from ..markers import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN
+from ..markers import BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION
 from ..stubs import make_stub
 from .files import public_tests
-from .sources import DIRECTIVE, LANGS, NotebookError, SourceModule, narrative_path, prerequisites
+from .sources import ANSWER_STUB, DIRECTIVE, LANGS, NotebookError, SourceModule, narrative_path, prerequisites
 
 # What a hidden test cell holds after the grader's id: its verdict comes from elsewhere.
 SANDBOX_NOTE = "graded in the sandbox by `python -m autograder nbgrader autograde` / se califica en el sandbox"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 _FENCE = re.compile(r"^(`{3,}|~{3,})\s*([\w+-]*)\s*$")
+# The argument of <!-- answer: NAME N points -->: the cell's name (its grade id is answer-NAME) and points.
+_ANSWER = re.compile(r"^([a-z0-9][a-z0-9_-]*)\s+(\d+(?:\.\d+)?)(?:\s+(?:points?|puntos?))?$")
+ANSWER_PREFIX = "answer-"
 
 TEXT = {
     "es": {
@@ -77,6 +95,7 @@ TEXT = {
         "hidden_header": "# Test oculto ({points}): {question}\n# Se evalúa al corregir.",
         "points": ("punto", "puntos"),
         "check": "# Comprobaciones públicas de {name}: ejecútalas cuando tengas el código de arriba (no son tu nota).",
+        "answer_prompt": "*Responde en la celda siguiente ({points}; la corrige a mano tu docente).*",
     },
     "en": {
         "prereq_title": "## What you bring from earlier assignments",
@@ -93,6 +112,7 @@ TEXT = {
         "hidden_header": "# Hidden test ({points}): {question}\n# It runs when your notebook is graded.",
         "points": ("point", "points"),
         "check": "# Public checks of {name}: run them once the code above is written (they are not your grade).",
+        "answer_prompt": "*Answer in the next cell ({points}; your instructor grades it by hand).*",
     },
 }
 
@@ -262,6 +282,41 @@ class _Builder:
         self.add_code("\n".join(lines), grade_id, grade=True, locked=True, points=test.points)
         self.last_use[nodeid.split("::")[0].rsplit("/", 1)[-1]] = len(self.cells) - 1
 
+    def answer(self, arg: str, lines: list[str], start: int, question: list[str]) -> int:
+        """A manually graded answer cell from the directive at ``lines[start]`` and the model
+        answer region right after it; ``question`` (the narrative's Markdown just above,
+        not yet a cell) gets the line with the points. Returns the index after the region."""
+        usage = "write <!-- answer: name N points --> and then the model answer between " \
+                f"{BEGIN_SOLUTION!r} and {END_SOLUTION!r}, each alone on its line"
+        match = _ANSWER.match(arg.strip())
+        if not match or float(match.group(2)) <= 0:
+            raise NotebookError(f"{self.where(start + 1)}: {usage}")
+        points = float(match.group(2))
+        points = int(points) if points == int(points) else points
+        i = start + 1
+        while i < len(lines) and not lines[i].strip():
+            i += 1
+        if i == len(lines) or lines[i].strip() != BEGIN_SOLUTION:
+            raise NotebookError(f"{self.where(start + 1)}: the model answer must follow; {usage}")
+        j = i + 1
+        while j < len(lines) and lines[j].strip() not in (BEGIN_SOLUTION, END_SOLUTION):
+            j += 1
+        if j == len(lines) or lines[j].strip() != END_SOLUTION:
+            raise NotebookError(f"{self.where(i + 1)}: the model answer is never closed by {END_SOLUTION!r}")
+        body = "\n".join(lines[i + 1: j]).strip("\n")
+        if not body.strip():
+            raise NotebookError(f"{self.where(i + 1)}: the model answer is empty")
+        word = self.text["points"][points != 1]
+        self.add_markdown("\n".join(question).rstrip("\n") + "\n\n"
+                          + self.text["answer_prompt"].format(points=f"{points} {word}"))
+        grade_id = self.unique(ANSWER_PREFIX + match.group(1), start + 1)
+        cell = self.nbformat.v4.new_markdown_cell(
+            "\n".join([BEGIN_SOLUTION, body, END_SOLUTION]),
+            metadata=_meta(grade_id, grade=True, solution=True, locked=False, points=points))
+        cell.id = _cell_id(grade_id)
+        self.cells.append(cell)
+        return j + 1
+
     def add_checks(self) -> None:
         """A ``check("<module>")`` cell after the last cell with code or tests of each module
         that has public tests (at the end for a module with neither)."""
@@ -316,12 +371,16 @@ class _Builder:
             if directive:
                 kind, arg = directive.group(1), directive.group(2) or ""
                 handlers = {"imports": self.imports, "prerequisites": self.prerequisites, "code": self.code,
-                            "module": self.module_cell, "hidden": None}
+                            "module": self.module_cell, "hidden": None, "answer": None}
                 if kind not in handlers:
                     raise NotebookError(f"{self.where(i + 1)}: unknown directive {kind!r} ({', '.join(handlers)})")
+                flush_hidden()
+                if kind == "answer":  # the question above ends with its points; the model answer follows
+                    i = self.answer(arg, lines, i, markdown)
+                    markdown = []
+                    continue
                 self.add_markdown("\n".join(markdown))
                 markdown = []
-                flush_hidden()
                 if kind == "hidden":  # its visible part may follow
                     pending_hidden = (arg, i + 1)
                 else:
@@ -330,6 +389,9 @@ class _Builder:
                 continue
             if line.strip() and pending_hidden is not None:
                 flush_hidden()
+            if "BEGIN SOLUTION" in line or "END SOLUTION" in line:  # nbgrader's test: a substring
+                raise NotebookError(f"{self.where(i + 1)}: a solution marker outside an answer's model answer "
+                                    "(write <!-- answer: name N points --> right above it)")
             if line.strip() or markdown:
                 markdown.append(line)
             i += 1
@@ -398,7 +460,8 @@ def write(nb, path: Path) -> bool:
 def student_version(nb):
     """The notebook a student works in, without nbgrader: solution regions stubbed exactly
     like the modules (``raise NotImplementedError("not implemented yet: ...")``), hidden
-    tests removed, nbgrader metadata dropped."""
+    tests removed, a written answer's model answer replaced by ``YOUR ANSWER HERE`` (as
+    nbgrader releases it), nbgrader metadata dropped."""
     import copy
 
     out = copy.deepcopy(nb)
@@ -406,8 +469,32 @@ def student_version(nb):
         if cell.cell_type == "code":
             cell.source = make_stub(cell.source, f"cell {cell.get('id', '?')}")
             cell.outputs, cell.execution_count = [], None
+        elif cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = clear_answer(cell.source)
         cell.metadata.pop("nbgrader", None)
     return out
+
+
+def clear_answer(source: str) -> str:
+    """A written answer's cell as released: each solution region replaced by ``YOUR ANSWER
+    HERE``, the rest kept, as nbgrader's ClearSolutions does to a Markdown solution cell
+    (the whole cell when it has no region)."""
+    kept, inside, replaced = [], False, False
+    for line in source.split("\n"):
+        if line.strip() == BEGIN_SOLUTION:
+            inside, replaced = True, True
+            kept.append(ANSWER_STUB)
+        elif line.strip() == END_SOLUTION:
+            inside = False
+        elif not inside:
+            kept.append(line)
+    return "\n".join(kept) if replaced else ANSWER_STUB
+
+
+def answer_cells(nb) -> list:
+    """The manually graded answer cells of ``nb``: Markdown, solution and grade at once."""
+    return [cell for cell in nb.cells if cell.cell_type == "markdown"
+            and cell.metadata.get("nbgrader", {}).get("solution") and cell.metadata["nbgrader"].get("grade")]
 
 
 def hidden_sources(nb) -> list[str]:

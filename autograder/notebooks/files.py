@@ -1,4 +1,4 @@
-"""The files that go next to a notebook: its data, and the self-check with the public tests.
+"""The files that go next to a notebook: its data, the self-check with the public tests, the errata.
 
 A notebook reads ``source_data/<assignment>/*`` from its own folder, and its ``check("masks")``
 cells run ``selfcheck.py`` on ``public_tests/`` (the assignment's public tests as released).
@@ -31,7 +31,8 @@ def public_tests(assignment: Assignment) -> dict[str, str]:
 
 def notebook_files(assignment: Assignment) -> dict[Path, bytes]:
     """Every file that goes next to the notebook (path relative to its folder -> bytes):
-    its data files, and the self-check (``selfcheck.py``, ``public_tests/``)."""
+    its data files, the self-check (``selfcheck.py``, ``public_tests/``) and the lectures'
+    errata (``errata.md``, docs/errata.md), which every narrative links by that relative name."""
     from . import selfcheck
 
     data = course.data_dir() / assignment.name
@@ -46,4 +47,6 @@ def notebook_files(assignment: Assignment) -> dict[Path, bytes]:
     files[folder / "pytest.ini"] = b"[pytest]\n# the self-check's own settings, apart from any repository's\n"
     for name, text in public_tests(assignment).items():
         files[folder / name] = text.encode("utf-8")
+    # A released notebook has no docs/ beside it: the page travels with it, so the link works.
+    files[Path("errata.md")] = (course.course_root() / "docs" / "errata.md").read_bytes()
     return files

@@ -17,6 +17,13 @@ hidden test cell of the autograded notebook (hence the feedback page) shows its 
 bilingual message. What the conversion left out (an edited given-code cell, a cell that
 does not parse) is printed and goes to ``grades.csv``'s ``note``.
 
+Written answers (manually graded Markdown cells) are left to the instructor: their
+gradebook rows follow nbgrader's rule (0 for an answer left as released, else "needs
+manual grade"), read from the handed-in notebook before any kernel runs, with the manual
+scores given in an earlier run kept (:func:`.sandboxed.write_gradebook`). ``grades.csv``
+is nbgrader's export: its ``max_score`` counts those points, its ``score`` the ones graded
+so far; the printed line says how many points still wait for formgrader.
+
 Refused notebooks: nbgrader still runs a notebook's cells in a kernel, and that run makes
 the outputs and feedback, so before grading every submitted notebook is scanned
 (:mod:`autograder.notebooks.scan`) for code that tampers with that kernel (an IPython input
@@ -236,17 +243,41 @@ def _sandbox_grades(course_dir: Path, assignment: course.Assignment, students: l
     return {student: found[student] for student in converted}
 
 
+def _answers(course_dir: Path, assignment: course.Assignment, students: list[str]) -> dict[str, set[str]]:
+    """student -> the written answers their handed-in notebook changed from the release
+    (read from submitted/, before any kernel runs)."""
+    release, _ = _built(course_dir, assignment)
+    found = {}
+    for student in students:
+        path = course_dir / "submitted" / student / assignment.name / sources.notebook_name(assignment)
+        submitted = scan.read_notebook(path) if path.is_file() else None
+        found[student] = sandboxed.answers_given(submitted or {}, release)
+    return found
+
+
+def _instructor_marks(course_dir: Path, assignment: course.Assignment, students: list[str]) -> dict:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", COURSE_ID) as gb:
+        return sandboxed.instructor_marks(gb, assignment.name, students)
+
+
 def _record_verdicts(course_dir: Path, assignment: course.Assignment, graded: dict[str, tuple[dict, list[str]]],
-                     seed: int, log) -> dict[tuple[str, str], str]:
+                     seed: int, log, answered: dict[str, set[str]] | None = None,
+                     marks: dict | None = None) -> dict[tuple[str, str], str]:
     """Write the sandbox's verdicts into the gradebook and the autograded notebooks (after
-    every kernel has run); returns notes for grades.csv (what a conversion left out)."""
+    every kernel has run), and the written answers' rows (``answered``: student -> the
+    answers they gave; ``marks``: the instructor's earlier manual scores); returns notes
+    for grades.csv (what a conversion left out)."""
     from nbgrader.api import Gradebook, MissingEntry
 
     notes = {}
+    answered, marks = answered or {}, marks or {}
     with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", COURSE_ID) as gb:
         for student, (cells, conversion) in graded.items():
             try:
-                missing = sandboxed.write_gradebook(gb, assignment.name, student, cells)
+                missing = sandboxed.write_gradebook(gb, assignment.name, student, cells,
+                                                    answered.get(student, set()), marks.get(student))
             except MissingEntry:
                 log(f"{assignment.name}  {student}: nbgrader recorded no submission; not graded")
                 continue
@@ -277,6 +308,21 @@ def _add_notes(csv_path: Path, notes: dict[tuple[str, str], str]) -> None:
         writer = csv.DictWriter(f, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
+
+
+def _pending_manual(course_dir: Path, found: dict[str, list[str]]) -> dict[tuple[str, str], float]:
+    """(assignment, student) -> points of written answers that wait for the instructor."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    pending = {}
+    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}", COURSE_ID) as gb:
+        for name, students in found.items():
+            for student in students:
+                try:
+                    pending[(name, student)] = sandboxed.pending_manual(gb, name, student)
+                except MissingEntry:
+                    continue
+    return pending
 
 
 def class_report(course_dir: Path, graded: dict[str, dict], notes: dict[tuple[str, str], str],
@@ -329,11 +375,14 @@ def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout
     with tempfile.TemporaryDirectory(prefix="course-kernel-") as tmp:
         env = kernel_env(Path(tmp)) | {selfcheck.SKIP_VARIABLE: "off"}  # grades never come from kernels
         graded = [name for name in known if name in found]
-        verdicts, kept = {}, {}
+        verdicts, kept, answered, marks = {}, {}, {}, {}
         for name in graded:
             log(f"{name}: grading {len(found[name])} notebook(s) in the sandbox")
             kept[name] = {}
             verdicts[name] = _sandbox_grades(course_dir, course.get(name), found[name], seed, kept[name])
+            # The written answers and the instructor's earlier marks, read before any kernel runs too.
+            answered[name] = _answers(course_dir, course.get(name), found[name])
+            marks[name] = _instructor_marks(course_dir, course.get(name), found[name])
         refused: dict[str, dict[str, str]] = {}
         try:
             for name in graded:
@@ -355,17 +404,21 @@ def autograde(course_dir: Path, seed: int | None = None, log=print, cell_timeout
             _record_refusals(course_dir, a, refused[name])
             notes.update({(name, student): message for student, message in refused[name].items()})
             notes.update(_record_verdicts(course_dir, a, {s: v for s, v in verdicts[name].items()
-                                                          if s not in refused[name]}, seed, log))
+                                                          if s not in refused[name]}, seed, log,
+                                          answered[name], marks[name]))
         log("writing feedback")
         run_nbgrader(course_dir, env, "generate_feedback", "*", "--force")
         csv_path = course_dir / "grades.csv"
         run_nbgrader(course_dir, env, "export", "--to", str(csv_path))
     _add_notes(csv_path, notes)
+    pending = _pending_manual(course_dir, {name: found[name] for name in graded})
     for row in read_grades(csv_path):
         if row["assignment"] in graded and row["student_id"] in found.get(row["assignment"], []):
             note = row.get(NOTE) or ""
+            waiting = pending.get((row["assignment"], row["student_id"]), 0)
             log(f"{row['assignment']}  {row['student_id']}  {float(row['score']):g} / {float(row['max_score']):g}"
-                + (f"  {note}" if note else ""))
+                + (f"  {note}" if note else "")
+                + (f"  (+ {waiting:g} to grade by hand in formgrader / por corregir a mano)" if waiting else ""))
     report = class_report(course_dir, kept, notes, refused, {"seed": seed, "cell_timeout": cell_timeout}, lang, log)
     log(f"grades: {csv_path}; feedback: {course_dir / 'feedback'}/<student>/<assignment>/"
         + (f"; class report: {report[0]}" if report else ""))

@@ -146,6 +146,13 @@ def _points(assignment: course.Assignment) -> float:
     return sum(t.points for t in notebooks.grader_tests(assignment).values())
 
 
+def _manual_points(path: Path) -> float:
+    """The points of the written answers (manually graded Markdown cells) of the notebook at ``path``."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    return sum(float(meta.get("points", 0)) for cell in nb["cells"]
+               if cell["cell_type"] == "markdown" and (meta := cell["metadata"].get("nbgrader", {})).get("grade"))
+
+
 def build(course_dir: Path, lang: str = "es", log=print) -> list[str]:
     """Write the course and release every assignment; returns the assignments released."""
     require_nbgrader()
@@ -171,7 +178,9 @@ def build(course_dir: Path, lang: str = "es", log=print) -> list[str]:
             mirror(course_dir / "source" / assignment.name, source_files(assignment, lang))
             run_nbgrader(course_dir, env, "generate_assignment", assignment.name, "--force")
             released.append(assignment.name)
-            log(f"{assignment.name}: {_points(assignment):g} points, "
-                f"release/{assignment.name}/{sources.notebook_name(assignment)}")
+            manual = _manual_points(course_dir / "source" / assignment.name / sources.notebook_name(assignment))
+            log(f"{assignment.name}: {_points(assignment):g} points"
+                + (f" (+ {manual:g} for written answers, graded by hand)" if manual else "")
+                + f", release/{assignment.name}/{sources.notebook_name(assignment)}")
     log(f"course in {course_dir} ({lang}); hand out release/")
     return released

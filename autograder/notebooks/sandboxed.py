@@ -14,6 +14,13 @@ nothing. For every submission this module:
    bilingual message, so the feedback page shows the sandbox's verdict;
 4. removes any output that quotes reference or grader code (:func:`scrub_outputs`): the
    kernel nbgrader runs is no sandbox, so a cell could read those files and print them.
+
+Written answers (the narratives' ``<!-- answer: ... -->``, nbgrader's manually graded
+Markdown cells) are the instructor's to grade in formgrader. Their gradebook rows follow
+nbgrader's own rule, decided here from the notebook as handed in, not from what a kernel
+may have written into the gradebook: an answer left as released scores 0, any other needs
+a manual grade; a manual score and extra credit given before this run are kept
+(:func:`instructor_marks` reads them before any kernel runs).
 """
 
 from __future__ import annotations
@@ -70,13 +77,60 @@ def refusal_verdicts(path: Path, message: str) -> dict[str, CellVerdict]:
             and cell.get("cell_type") == "code"}
 
 
-def write_gradebook(gb, assignment: str, student: str, cells: dict[str, CellVerdict]) -> list[str]:
-    """Set every autograded cell of this submission from ``cells`` (0 for a cell with no
-    verdict); returns the cells that had none (a build and graders out of step)."""
+Marks = dict[str, tuple]  # grade id -> (manual score, extra credit) an instructor gave
+
+
+def instructor_marks(gb, assignment: str, students: list[str]) -> dict[str, Marks]:
+    """student -> their submission's manual scores and extra credit, as the gradebook holds
+    them now (before this run's kernels, which could write there); {} for a new submission."""
+    from nbgrader.api import MissingEntry
+
+    found = {}
+    for student in students:
+        try:
+            submission = gb.find_submission(assignment, student)
+        except MissingEntry:
+            continue
+        found[student] = {g.name: (g.manual_score, g.extra_credit) for nb in submission.notebooks for g in nb.grades}
+    return found
+
+
+def answers_given(submitted: dict, released: dict) -> set[str]:
+    """Grade ids of the written answers ``submitted`` changed from ``released`` (both
+    notebooks as JSON data): nbgrader's "a response was given" (it compares checksums)."""
+    def answers(nb):
+        found = {}
+        for cell in nb.get("cells", []) if isinstance(nb, dict) else []:
+            meta = cell.get("metadata", {}).get("nbgrader", {}) if isinstance(cell, dict) else {}
+            if isinstance(meta, dict) and meta.get("grade") and meta.get("solution"):
+                source = cell.get("source", "")
+                found[str(meta.get("grade_id"))] = "".join(source) if isinstance(source, list) else str(source)
+        return found
+
+    released_answers = answers(released)
+    return {grade_id for grade_id, text in answers(submitted).items()
+            if grade_id in released_answers and text.strip() and text.strip() != released_answers[grade_id].strip()}
+
+
+def write_gradebook(gb, assignment: str, student: str, cells: dict[str, CellVerdict],
+                    answered: set[str] | None = None, kept: Marks | None = None) -> list[str]:
+    """Set every autograded (code) cell of this submission from ``cells`` (0 for a cell with
+    no verdict) and every written answer by nbgrader's rule: ``answered`` holds the answers
+    the student changed (None: a refused notebook, every answer 0), ``kept`` the manual
+    scores and extra credit given before this run. Returns the test cells that had no
+    verdict (a build and graders out of step)."""
     missing = []
+    kept = kept or {}
     submission = gb.find_submission(assignment, student)
     for notebook in submission.notebooks:
         for grade_row in notebook.grades:
+            manual, extra = kept.get(grade_row.name, (None, None)) if answered is not None else (None, None)
+            grade_row.extra_credit = extra  # whatever a kernel wrote there is undone
+            if grade_row.cell_type != "code":  # a written answer: the instructor grades it
+                grade_row.auto_score = None if answered and grade_row.name in answered else 0
+                grade_row.manual_score = manual
+                grade_row.needs_manual_grade = manual is not None or grade_row.auto_score is None
+                continue
             verdict = cells.get(grade_row.name)
             if verdict is None:
                 missing.append(grade_row.name)
@@ -85,6 +139,14 @@ def write_gradebook(gb, assignment: str, student: str, cells: dict[str, CellVerd
             grade_row.needs_manual_grade = False
     gb.db.commit()
     return missing
+
+
+def pending_manual(gb, assignment: str, student: str) -> float:
+    """Points of this submission's written answers the instructor has not graded yet (one
+    graded in an earlier run is flagged for review again, by nbgrader's rule, but counts)."""
+    submission = gb.find_submission(assignment, student)
+    return sum(g.max_score for nb in submission.notebooks for g in nb.grades
+               if g.cell_type != "code" and g.needs_manual_grade and g.manual_score is None)
 
 
 def rewrite_outputs(path: Path, cells: dict[str, CellVerdict], notes: list[str], seed: int | None = None) -> None:
@@ -126,8 +188,9 @@ REMOVED = ("[output removed: it quoted the course's hidden material / salida eli
 
 
 def hidden_lines() -> set[str]:
-    """Lines that must never reach a student: distinctive solution code and grader code
-    (lines of 25 characters or more that no public test, stub or given code also holds)."""
+    """Lines that must never reach a student: distinctive solution code, grader code
+    (lines of 25 characters or more that no public test, stub or given code also holds) and
+    the written answers' model answers."""
     from ..stubs import code_lines, distinctive_solution_lines
 
     public = set()
@@ -136,7 +199,8 @@ def hidden_lines() -> set[str]:
     graders = set()
     for path in course.GRADERS_DIR.rglob("*.py"):
         graders |= {line.strip() for line in code_lines(path.read_text(encoding="utf-8")).split("\n")}
-    return distinctive_solution_lines(course.solutions_dir()) | {line for line in graders - public if len(line) >= 25}
+    return (distinctive_solution_lines(course.solutions_dir()) | {line for line in graders - public if len(line) >= 25}
+            | sources.model_answer_lines())
 
 
 def _output_text(output: dict) -> str:

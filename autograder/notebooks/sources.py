@@ -16,10 +16,14 @@ from pathlib import Path
 
 from .. import course
 from ..course import Assignment
+from ..markers import BEGIN_SOLUTION, END_SOLUTION
 
 LANGS = ("es", "en")
 # A directive line of a narrative: <!-- kind --> or <!-- kind: argument -->.
 DIRECTIVE = re.compile(r"^<!--\s*([a-z]+)\s*(?::\s*(.*?))?\s*-->\s*$")
+# What a written answer's cell holds once released: nbgrader's ClearSolutions.text_stub
+# (its default), so the student version and nbgrader's release read the same.
+ANSWER_STUB = "YOUR ANSWER HERE"
 
 
 class NotebookError(ValueError):
@@ -114,6 +118,23 @@ class SourceModule:
                 drop.update(range(node.lineno - 1, node.end_lineno))
         text = "\n".join(line for i, line in enumerate(lines) if i not in drop)
         return re.sub(r"\n{4,}", "\n\n\n", text).strip("\n")
+
+
+def model_answer_lines(min_length: int = 25) -> set[str]:
+    """The lines of every narrative's model answers (the ``### BEGIN SOLUTION`` regions
+    after ``<!-- answer: ... -->``) at least ``min_length`` long, stripped: what no
+    released notebook, feedback page or kernel output may quote."""
+    found = set()
+    for path in sorted(course.solutions_dir().glob("*/notebook.*.md")):
+        inside = False
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            if line.strip() == BEGIN_SOLUTION:
+                inside = True
+            elif line.strip() == END_SOLUTION:
+                inside = False
+            elif inside and len(line.strip()) >= min_length:
+                found.add(line.strip())
+    return found
 
 
 def names_used(node: ast.AST) -> set[str]:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from dataclasses import fields
 from pathlib import Path
 
-from . import corpus
+from . import corpus, examples
 from .config import PRECISIONS, TrainConfig, budget, config_from_args
 from .scores import score
 from .train import train
@@ -60,6 +61,8 @@ def _train(args) -> int:
         raise ValueError(f"{args.out} exists; continue that run with --resume, pick another --out, "
                          "or pass --overwrite to replace it")
     train(config_from_args(**recipe), Path(args.out), args.device)
+    if os.environ.get("RANK", "0") == "0":  # under torchrun, one process shows what the model learned
+        examples.show(Translator.load(args.out, args.device), strategy=DEFAULT_STRATEGY)
     print(f'translate with: translator translate --checkpoint {args.out} "I am hungry."')
     return 0
 
@@ -81,6 +84,13 @@ def _read_lines(path: str) -> list[str]:
 
 
 def _translate(args) -> int:
+    if args.examples:
+        if args.input or args.sentences:
+            raise ValueError("--examples translates lecture 000's sentences: give no sentences or --input with it")
+        examples.show(Translator.load(args.checkpoint, args.device), strategy=args.strategy, beam_size=args.beam_size,
+                      temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, seed=args.seed,
+                      no_repeat_ngram=args.no_repeat_ngram)
+        return 0
     if args.input and args.sentences:
         raise ValueError("give sentences or --input FILE, not both")
     lines = _read_lines(args.input) if args.input else list(args.sentences)
@@ -137,10 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
     defaults = TrainConfig()
 
     t = sub.add_parser("train", help="train a translator and write a checkpoint",
-                       description="Train on a corpus (default: the embedded EN-ES corpus) for an epoch "
-                                   "(or time) budget.")
+                       description="Train on a corpus (default: the embedded Tatoeba EN-ES corpus) for an "
+                                   "epoch (or time) budget, then show the translations of lecture 000's sentences.")
     t.add_argument("--data", help="corpus file (Tatoeba pairs, manythings/Anki or ;-separated CSV) "
-                   "(default: the embedded corpus)")
+                   "(default: the embedded Tatoeba corpus, source_data/translator/spa-eng.txt.gz)")
     t.add_argument("--format", choices=corpus.FORMATS, help="corpus format (default: detected from the file)")
     _column_options(t)
     one_budget = t.add_mutually_exclusive_group()
@@ -177,6 +187,9 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--input", help="UTF-8 file with one sentence per line; '-' reads standard input; an empty "
                                     "file gives an empty output (default: the sentences given as arguments)")
     tr.add_argument("--output", help="write translations here, one line per input line (default: standard output)")
+    tr.add_argument("--examples", action="store_true",
+                    help="translate lecture 000's 16 everyday sentences (what `train` shows when it ends), as a "
+                         "table")
     tr.add_argument("--as-typed", action="store_true",
                     help="translate each line exactly as given; by default a line is split into sentences, each "
                          "cased and punctuated like the training data, and the translations joined again")

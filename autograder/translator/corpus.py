@@ -1,8 +1,10 @@
 """Sentence-pair corpora: read English-Spanish pairs from the files students meet.
 
-Three formats, one pair per line (or per row):
+Three formats, one pair per line (or per row), in a plain file or one compressed with gzip,
+xz or bzip2 (.gz, .xz, .bz2):
 
-    tatoeba   id<TAB>English<TAB>id<TAB>Spanish        (Tatoeba "sentence pairs" export)
+    tatoeba   id<TAB>English<TAB>id<TAB>Spanish        (Tatoeba's "sentence pairs" export, headerless;
+              id;English;id;Spanish                     also ;-separated, as lecture 003 meets it)
     anki      English<TAB>Spanish[<TAB>attribution]    (manythings.org/Anki, spa-eng.txt)
     csv       ;-separated, header row naming the columns (en;es, english;spanish, inglés;español,
               source;target, in either order; or chosen with --src-column/--tgt-column); a
@@ -18,7 +20,10 @@ Real files have flaws, so each line is decoded on its own: a bad line is skipped
 
 from __future__ import annotations
 
+import bz2
 import csv
+import gzip
+import lzma
 import random
 import re
 from collections import Counter
@@ -34,6 +39,10 @@ EN_NAMES = ("en", "eng", "english", "inglés", "ingles", "source", "src", "orige
 ES_NAMES = ("es", "spa", "spanish", "español", "espanol", "castellano", "target", "tgt", "destino")
 BOM = b"\xef\xbb\xbf"
 SNIFF_LINES = 20
+# Tatoeba's export with ; between its four fields: a sentence may hold a ; itself, so the
+# fields are told apart by the two ids, never by counting separators.
+TATOEBA_SEMICOLON = re.compile(r"\s*(\d+);(.*?);\s*(\d+)\s*;(.*)")
+DECOMPRESS = {".gz": gzip.decompress, ".xz": lzma.decompress, ".bz2": bz2.decompress}
 
 
 @dataclass
@@ -47,11 +56,16 @@ class LoadReport:
 
     def summary(self) -> str:
         """One line, e.g. "spa-eng.txt (anki): 118,964 pairs; skipped 3 (2 wrong column count, 1 empty side)"."""
-        read = f", English from {self.columns[0]!r}, Spanish from {self.columns[1]!r}" if self.columns else ""
+        read = ", English from {}, Spanish from {}".format(*map(column_name, self.columns)) if self.columns else ""
         head = f"{self.path.name} ({self.format}{read}): {plural(self.pairs, 'pair')}"
         if not self.skipped:
             return head + "; nothing skipped"
         return f"{head}; skipped {sum(self.skipped.values()):,} ({describe(self.skipped)})"
+
+
+def column_name(name: str) -> str:
+    """How the summary names a column read: its header name, or its number in a headerless file."""
+    return f"column {name}" if name.isdigit() else repr(name)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -72,6 +86,11 @@ def read_lines(path: str | Path) -> tuple[Path, list[str | None]]:
     if not path.is_file():
         raise FileNotFoundError(f"no such corpus file: {path}")
     data = path.read_bytes()
+    if path.suffix.lower() in DECOMPRESS:
+        try:
+            data = DECOMPRESS[path.suffix.lower()](data)
+        except (OSError, EOFError, lzma.LZMAError, ValueError) as exc:
+            raise ValueError(f"{path}: not a readable {path.suffix} file ({exc})") from None
     if data.startswith(BOM):
         data = data[len(BOM):]
     lines: list[str | None] = []
@@ -93,7 +112,9 @@ def sniff(lines: list[str | None]) -> str | None:
     if not sample:
         return None
     if "\t" not in sample[0] and ";" in sample[0]:
-        return "csv"
+        # Headerless id;English;id;Spanish (Tatoeba's export), or a CSV with a header row.
+        semicolon_pairs = sum(bool(TATOEBA_SEMICOLON.fullmatch(line)) for line in sample)
+        return "tatoeba" if semicolon_pairs > len(sample) // 2 else "csv"
     votes: Counter[str] = Counter()
     for line in sample:
         cols = line.split("\t")
@@ -174,7 +195,13 @@ def parse_tab(lines: list[str | None], fmt: str, skipped: Counter[str]) -> list[
         if not line.strip():
             continue
         cols = line.split("\t")
-        if fmt == "tatoeba":
+        if fmt == "tatoeba" and len(cols) == 1 and ";" in line:
+            match = TATOEBA_SEMICOLON.fullmatch(line)
+            if not match:
+                skipped["wrong column count"] += 1
+                continue
+            en, es = match.group(2), match.group(4)
+        elif fmt == "tatoeba":
             if len(cols) != 4:
                 skipped["wrong column count"] += 1
                 continue
@@ -210,6 +237,13 @@ def parse_csv(lines: list[str | None], skipped: Counter[str], name: str, src_col
                 continue
             if header is None:
                 header = row
+                headerless = any(is_int(cell) for cell in row)
+                if headerless:  # ids: a sentence pair, never a header (Tatoeba's export has none)
+                    header = [str(i + 1) for i in range(len(row))]
+                    if not (src_column and tgt_column):
+                        raise ValueError(f"{name} (csv): the first row holds ids ({';'.join(row)[:60]!r}), so the "
+                                         "file has no header row; read it with --format tatoeba (id;English;id;"
+                                         "Spanish) or name the columns by number with --src-column and --tgt-column")
                 try:
                     en_col, es_col = csv_columns(header, src_column, tgt_column)
                 except ValueError as exc:
@@ -217,6 +251,11 @@ def parse_csv(lines: list[str | None], skipped: Counter[str], name: str, src_col
                 needed = max(en_col, es_col) + 1
                 if used is not None:
                     used += [header[en_col].strip(), header[es_col].strip()]
+                if headerless:
+                    if needed <= len(row):
+                        keep(row[en_col], row[es_col], pairs, skipped)
+                    else:
+                        skipped["wrong column count"] += 1
             elif not needed <= len(row) <= max(len(header), needed):
                 skipped["wrong column count"] += 1
             else:

@@ -6,8 +6,8 @@ from masks import causal_mask, padding_mask, target_mask
 
 
 def _b(t):
-    """A mask as a (nested) list of 0/1, for the failure messages."""
-    return t.detach().int().tolist()
+    """A mask as a (nested) list of 0/1 (a float mask as its numbers), for the failure messages."""
+    return t.detach().tolist() if t.is_floating_point() else t.detach().int().tolist()
 
 
 def _say(en, es, hint=None):
@@ -17,6 +17,35 @@ def _say(en, es, hint=None):
     return f"{en} / {es}"
 
 
+# A mask whose True marks what is blocked: nn.MultiheadAttention's convention, the opposite of the course's.
+MHA_CONVENTION = (
+    "True marks the blocked positions, which is nn.MultiheadAttention's convention (its attn_mask and "
+    "key_padding_mask: True = not allowed); the course's is the opposite, True = may attend, so the course's mask is "
+    "the ~ of that one",
+    "True marca las posiciones bloqueadas, que es la convención de nn.MultiheadAttention (sus attn_mask y "
+    "key_padding_mask: True = no permitido); la del curso es la contraria, True = puede atender, así que la máscara "
+    "del curso es la ~ de esa",
+)
+
+
+def _dtype_hint(mask, build):
+    """(en, es) for a mask that is not boolean: an additive 0 / -inf one (lecture notebook 002)
+    is told apart from a 0/1 one, since .bool() would turn the additive one inside out."""
+    if mask.is_floating_point() and bool((mask < 0).any()) and bool((mask <= 0).all()):
+        return (
+            "it holds 0 where it attends and -inf (or a large negative number) where it blocks, the additive float "
+            "mask of the lecture notebook 002 (and nn.Transformer); unlike the lecture notebook 002, the course's "
+            f"masks are boolean, True = may attend, and attention puts the -inf in itself: {build[0]} (to convert "
+            "an additive mask use mask == 0: .bool() would be True exactly where it blocks)",
+            "contiene 0 donde atiende y -inf (o un negativo grande) donde bloquea, la máscara float aditiva del "
+            "cuaderno de clase 002 (y de nn.Transformer); a diferencia del cuaderno de clase 002, las máscaras del "
+            f"curso son booleanas, True = puede atender, y la atención pone el -inf por sí misma: {build[1]} (para "
+            "convertir una máscara aditiva usa mask == 0: .bool() sería True justo donde bloquea)",
+        )
+    return ("a mask of 0/1 numbers is not a boolean mask (.bool() converts one); " + build[0],
+            "una máscara de números 0/1 no es booleana (.bool() la convierte); " + build[1])
+
+
 def test_causal_mask_is_lower_triangular():
     """Does causal_mask(4) let position i see positions 0..i only?"""
     expected = torch.tensor(
@@ -24,10 +53,10 @@ def test_causal_mask_is_lower_triangular():
     )
     mask = causal_mask(4)
     assert mask.dtype == torch.bool, _say(
-        f"the mask must be boolean (True = may attend), got dtype {mask.dtype}: a mask of 0/1 numbers is not a "
-        "boolean mask; create it with dtype=torch.bool or convert it with .bool()",
-        f"la máscara debe ser booleana (True = puede atender), pero su dtype es {mask.dtype}: una máscara de "
-        "números 0/1 no es booleana; créala con dtype=torch.bool o conviértela con .bool()",
+        f"the mask must be boolean (True = may attend), got dtype {mask.dtype}",
+        f"la máscara debe ser booleana (True = puede atender), pero su dtype es {mask.dtype}",
+        _dtype_hint(mask, ("create it with dtype=torch.bool (torch.tril of boolean ones)",
+                           "créala con dtype=torch.bool (torch.tril de unos booleanos)")),
     )
     assert mask.shape == (4, 4), _say(
         f"causal_mask(4) must have shape (T, T) = (4, 4), got {tuple(mask.shape)}",
@@ -42,8 +71,8 @@ def test_causal_mask_is_lower_triangular():
         )
     elif torch.equal(mask, ~expected):
         hint = (
-            "the mask is inverted: True must mean may attend",
-            "la máscara está invertida: True debe significar que puede atender",
+            f"the mask is inverted: True must mean may attend. Here {MHA_CONVENTION[0]}",
+            f"la máscara está invertida: True debe significar que puede atender. Aquí {MHA_CONVENTION[1]}",
         )
     elif torch.equal(mask, expected & ~torch.eye(4, dtype=torch.bool)):
         hint = (
@@ -85,18 +114,20 @@ def test_padding_mask_shape_and_values():
         hint,
     )
     assert mask.dtype == torch.bool, _say(
-        f"the mask must be boolean (True = may attend), got dtype {mask.dtype}: a mask of 0/1 numbers is not a "
-        "boolean mask; comparing the tokens with pad_id already gives booleans, do not convert them",
-        f"la máscara debe ser booleana (True = puede atender), pero su dtype es {mask.dtype}: una máscara de "
-        "números 0/1 no es booleana; comparar los tokens con pad_id ya da booleanos, no los conviertas",
+        f"the mask must be boolean (True = may attend), got dtype {mask.dtype}",
+        f"la máscara debe ser booleana (True = puede atender), pero su dtype es {mask.dtype}",
+        _dtype_hint(mask, ("comparing the tokens with pad_id (tokens != pad_id) already gives booleans, do not "
+                           "convert them",
+                           "comparar los tokens con pad_id (tokens != pad_id) ya da booleanos, no los conviertas")),
     )
     for row, expected in ((0, [True, True, False, False]), (1, [True, False, False, False])):
         got = mask[row, 0, 0].tolist()
         if got == [not value for value in expected]:
             hint = (
-                "the mask is inverted: True must mark the real tokens (may attend) and False the <pad> positions",
+                "the mask is inverted: True must mark the real tokens (may attend) and False the <pad> positions. "
+                f"Here {MHA_CONVENTION[0]}",
                 "la máscara está invertida: True debe marcar los tokens reales (puede atender) y False las "
-                "posiciones <pad>",
+                f"posiciones <pad>. Aquí {MHA_CONVENTION[1]}",
             )
         else:
             hint = ("False exactly where the token is pad_id", "False justo donde el token es pad_id")
@@ -112,10 +143,15 @@ def test_padding_mask_shape_and_values():
 def test_padding_mask_uses_the_given_pad_id():
     """With pad_id = 1, is token 0 a real token and 1 the padding?"""
     tokens = torch.tensor([[0, 4, 1, 1]])
-    got = padding_mask(tokens, pad_id=1).reshape(-1).tolist()
+    mask = padding_mask(tokens, pad_id=1)
+    got = mask.reshape(-1).tolist()
     expected = [True, True, False, False]
     hint = None
-    if got == [False, True, True, True]:
+    if mask.dtype != torch.bool:
+        hint = _dtype_hint(mask, ("compare the tokens, tokens != pad_id", "compara los tokens, tokens != pad_id"))
+    elif got == [not value for value in expected]:
+        hint = (f"the mask is inverted: {MHA_CONVENTION[0]}", f"la máscara está invertida: {MHA_CONVENTION[1]}")
+    elif got == [False, True, True, True]:
         hint = ("that mask marks the 0s: compare the tokens with pad_id, not with 0",
                 "esa máscara marca los 0: compara los tokens con pad_id, no con 0")
     assert got == expected, _say(
@@ -130,10 +166,15 @@ def test_padding_mask_uses_the_given_pad_id():
 def test_padding_mask_hides_pads_wherever_they_are():
     """Are left-padded rows masked too, so the mask follows the pad ids and not the lengths?"""
     tokens = torch.tensor([[0, 0, 5, 6], [7, 8, 9, 0]])
-    got = padding_mask(tokens, pad_id=0).reshape(2, 4).tolist()
+    mask = padding_mask(tokens, pad_id=0)
+    got = mask.reshape(2, 4).tolist()
     expected = [[False, False, True, True], [True, True, True, False]]
     hint = None
-    if got == [[True, True, False, False], [True, True, True, False]]:
+    if mask.dtype != torch.bool:
+        hint = _dtype_hint(mask, ("compare the tokens, tokens != pad_id", "compara los tokens, tokens != pad_id"))
+    elif got == [[not value for value in row] for row in expected]:
+        hint = (f"the mask is inverted: {MHA_CONVENTION[0]}", f"la máscara está invertida: {MHA_CONVENTION[1]}")
+    elif got == [[True, True, False, False], [True, True, True, False]]:
         hint = ("that mask counts the real tokens and keeps the first ones (it assumes the padding is at the end): "
                 "compare the ids themselves, tokens != pad_id",
                 "esa máscara cuenta los tokens reales y se queda con los primeros (supone el relleno al final): "
@@ -157,10 +198,12 @@ def test_target_mask_combines_padding_and_causality():
         f"{tuple(mask.shape)}; la máscara de relleno (B, 1, 1, T) y la causal (T, T) se difunden a (B, 1, T, T)",
     )
     assert mask.dtype == torch.bool, _say(
-        f"the mask must be boolean (True = may attend), got dtype {mask.dtype}: combine the boolean padding and "
-        "causal masks with & (AND), not by multiplying them as numbers",
-        f"la máscara debe ser booleana (True = puede atender), pero su dtype es {mask.dtype}: combina las máscaras "
-        "booleanas de relleno y causal con & (AND), no multiplicándolas como números",
+        f"the mask must be boolean (True = may attend), got dtype {mask.dtype}",
+        f"la máscara debe ser booleana (True = puede atender), pero su dtype es {mask.dtype}",
+        _dtype_hint(mask, ("combine the boolean padding and causal masks with & (AND), not by multiplying or adding "
+                           "them as numbers",
+                           "combina las máscaras booleanas de relleno y causal con & (AND), no multiplicándolas ni "
+                           "sumándolas como números")),
     )
     expected = torch.tensor([[1, 0, 0], [1, 1, 0], [1, 1, 0]], dtype=torch.bool)
     got = mask[0, 0]
@@ -183,6 +226,13 @@ def test_target_mask_combines_padding_and_causality():
         hint = (
             "that is padding OR causal: combine the two masks with AND (&), so a key must pass both",
             "eso es relleno OR causal: combina las dos máscaras con AND (&), para que una clave pase las dos",
+        )
+    elif torch.equal(got, ~expected):
+        hint = (
+            "the mask is inverted (padding OR future, the positions to block): True must mean may attend. Here "
+            f"{MHA_CONVENTION[0]}; in the course's convention the two masks combine with &",
+            "la máscara está invertida (relleno OR futuro, las posiciones que bloquear): True debe significar que "
+            f"puede atender. Aquí {MHA_CONVENTION[1]}; en la convención del curso las dos máscaras se combinan con &",
         )
     elif torch.equal(got, causal & padding.T):
         hint = (
@@ -209,11 +259,17 @@ def test_target_mask_uses_the_given_pad_id():
     tokens = torch.tensor([[0, 4, 1]])
     got = target_mask(tokens, pad_id=1)[0, 0]
     expected = torch.tensor([[1, 0, 0], [1, 1, 0], [1, 1, 0]], dtype=torch.bool)
+    hint = ("build the padding part with padding_mask(tokens, pad_id), not with 0",
+            "construye la parte de relleno con padding_mask(tokens, pad_id), no con 0")
+    if got.dtype != torch.bool:
+        hint = _dtype_hint(got, ("combine padding_mask and causal_mask with &",
+                                 "combina padding_mask y causal_mask con &"))
+    elif torch.equal(got, ~expected):
+        hint = (f"the mask is inverted: {MHA_CONVENTION[0]}", f"la máscara está invertida: {MHA_CONVENTION[1]}")
     assert torch.equal(got, expected), _say(
         f"tokens = [[0, 4, 1]] with pad_id = 1, so target_mask(...)[0, 0] must be {_b(expected)} (0 is a real "
-        f"token here, 1 the padding), got {_b(got)}; build the padding part with padding_mask(tokens, pad_id), "
-        "not with 0",
+        f"token here, 1 the padding), got {_b(got)}",
         f"tokens = [[0, 4, 1]] con pad_id = 1, así que target_mask(...)[0, 0] debe ser {_b(expected)} (aquí 0 es "
-        f"un token real, 1 el relleno), pero es {_b(got)}; construye la parte de relleno con "
-        "padding_mask(tokens, pad_id), no con 0",
+        f"un token real, 1 el relleno), pero es {_b(got)}",
+        hint,
     )

@@ -39,8 +39,12 @@ class FeedForward(nn.Module):
         ### END SOLUTION
 
     def forward(self, x):
-        # Pista: (1 línea) linear1, ReLU, dropout, linear2.
-        # Hint: (1 line) linear1, ReLU, dropout, linear2.
+        # Pista: (1 línea) linear1, ReLU, dropout, linear2. A diferencia de los cuadernos de clase
+        # 000 y 001 (sin dropout dentro del bloque), el dropout va en la capa oculta, como en
+        # nn.TransformerEncoderLayer; el de la salida lo aplica la capa (a4).
+        # Hint: (1 line) linear1, ReLU, dropout, linear2. Unlike lecture notebooks 000 and 001
+        # (no dropout inside the block), the dropout acts on the hidden layer, as in
+        # nn.TransformerEncoderLayer; the output's dropout is the layer's (a4).
         ### BEGIN SOLUTION
         return self.linear2(self.dropout(torch.relu(self.linear1(x))))
         ### END SOLUTION

@@ -36,9 +36,11 @@ def _count_hint(n, d_model):
     found_es = f"eso son {matrices} matrices de pesos de {d_model}x{d_model} y {biases} sesgos de {d_model}"
     if matrices == 4 and biases < 4:
         return (f"{found_en}: {4 - biases} bias vector(s) missing; the projections are nn.Linear with their bias "
-                "(the default), look for bias=False",
+                "(the default), look for bias=False (unlike lecture notebook 002, whose projections have none; "
+                "lectures 000, 001 and 003 keep them, as the course does)",
                 f"{found_es}: faltan {4 - biases} vector(es) de sesgo; las proyecciones son nn.Linear con su bias "
-                "(el valor por defecto), busca bias=False")
+                "(el valor por defecto), busca bias=False (a diferencia del cuaderno de clase 002, cuyas "
+                "proyecciones no lo tienen; los cuadernos 000, 001 y 003 lo conservan, como el curso)")
     if matrices == 3:
         return (f"{found_en}: one whole d_model x d_model projection is missing, usually the output projection w_o",
                 f"{found_es}: falta una proyección entera de d_model x d_model, normalmente la de salida w_o")
@@ -66,9 +68,11 @@ def _pair(result, call):
     """Check that forward returned a pair (output, weights), and return it."""
     assert not isinstance(result, torch.Tensor), (
         f"{call} returned one tensor of shape {_shape(result)}; forward must return a pair (output, weights), "
-        "with weights None unless need_weights=True / "
+        "with weights None unless need_weights=True (unlike lecture notebook 000, whose attention returns the "
+        "output only) / "
         f"{call} devolvió un solo tensor de forma {_shape(result)}; forward debe devolver un par (salida, pesos), "
-        "con pesos None salvo si need_weights=True"
+        "con pesos None salvo si need_weights=True (a diferencia del cuaderno de clase 000, cuya atención solo "
+        "devuelve la salida)"
     )
     return result
 

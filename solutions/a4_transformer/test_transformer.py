@@ -163,11 +163,17 @@ def test_embed_scales_by_sqrt_d_model_then_adds_positions():
     if torch.allclose(got, positions_twice, atol=1e-5):
         raise AssertionError("embed adds the positional encoding twice: call self.positional once / embed suma "
                              "la codificación posicional dos veces: llama a self.positional una sola vez")
-    for wrong, name in ((1.0, "1 (no scaling)"), (SMALL["d_model"], "d_model")):
-        if torch.allclose(got, model.positional(vectors * wrong), atol=1e-5):
-            raise AssertionError(f"embed scales the token vectors by {name}; the paper multiplies them by "
-                                 f"sqrt(d_model) = {math.sqrt(SMALL['d_model']):.3f} / embed escala los vectores por "
-                                 f"{name}; el artículo los multiplica por sqrt(d_model)")
+    if torch.allclose(got, model.positional(vectors), atol=1e-5):
+        raise AssertionError(
+            "embed does not scale the token vectors: unlike lecture notebook 000, which adds the positions to the "
+            f"plain embeddings, the course multiplies them by sqrt(d_model) = {math.sqrt(SMALL['d_model']):.3f} "
+            "first, as lecture 001 and the paper (section 3.4) do / embed no escala los vectores: a diferencia del "
+            "cuaderno de clase 000, que suma las posiciones a los embeddings sin más, el curso los multiplica antes "
+            "por sqrt(d_model), como el cuaderno 001 y el artículo (sección 3.4)")
+    if torch.allclose(got, model.positional(vectors * SMALL["d_model"]), atol=1e-5):
+        raise AssertionError(f"embed scales the token vectors by d_model; the paper multiplies them by "
+                             f"sqrt(d_model) = {math.sqrt(SMALL['d_model']):.3f} / embed escala los vectores por "
+                             f"d_model; el artículo los multiplica por sqrt(d_model)")
     torch.testing.assert_close(got, expected, msg=lambda m: (
         "embed(table, tokens) should be positional(table(tokens) * sqrt(d_model)), then dropout (off here): "
         "scale before adding the positions / embed(tabla, tokens) debe ser positional(tabla(tokens) * "
@@ -242,6 +248,45 @@ def test_decode_returns_the_logits_of_the_decoder_stack():
         "LayerNorm of pre-norm) and the generator / decode no sigue la composición del docstring: tgt_embed, "
         "todas las capas con target_mask(tgt) y src_mask, luego decoder_norm y el generator\n"
         f"{m}"))
+
+
+def test_post_norm_stacks_end_without_a_final_norm():
+    """Post-norm (the paper's model): is encode(src) the last encoder layer's output as it is, and
+    decode the generator applied to the last decoder layer's output, with no final LayerNorm
+    (encoder_norm and decoder_norm are the given nn.Identity)?"""
+    model = _randomised(Transformer(TransformerConfig(**SMALL)))
+    with torch.no_grad():
+        memory, src_mask = model.encode(SRC)
+        x = model.embed(model.src_embed, SRC)
+        for layer in model.encoder_layers:
+            x = layer(x, padding_mask(SRC, PAD))
+        y = model.embed(model.tgt_embed, TGT)
+        for layer in model.decoder_layers:
+            y = layer(y, x, target_mask(TGT, PAD), padding_mask(SRC, PAD))
+        got, expected = model.decode(TGT, x, padding_mask(SRC, PAD)), model.generator(y)
+    layers = [model.src_embed, model.tgt_embed, model.generator, *model.encoder_layers, *model.decoder_layers]
+    extra = sum(p.numel() for p in model.parameters()) - sum(p.numel() for m in layers for p in m.parameters())
+    lecture = (
+        "unlike lecture notebook 001, the course's post-norm stacks end with no final LayerNorm: each post-norm "
+        "layer already ends with LayerNorm(x + sublayer(x)), and the final one belongs to pre-norm "
+        "(norm_first=True), as in lecture 002; keep the given encoder_norm and decoder_norm, nn.Identity in "
+        "post-norm, and add no LayerNorm of your own / a diferencia del cuaderno de clase 001, las pilas post-norm "
+        "del curso no terminan con una LayerNorm final: cada capa post-norm ya termina con LayerNorm(x + "
+        "subcapa(x)), y la final es de pre-norm (norm_first=True), como en el cuaderno 002; conserva encoder_norm "
+        "y decoder_norm tal como se dan, nn.Identity en post-norm, y no añadas una LayerNorm propia")
+    assert extra == 0, (
+        f"the post-norm model has {extra} parameters besides its embeddings, layers and generator (a LayerNorm "
+        f"of d_model = {SMALL['d_model']} has {2 * SMALL['d_model']}): {lecture.split(' / ')[0]} / el modelo "
+        f"post-norm tiene {extra} parámetros además de sus embeddings, capas y generator (una LayerNorm de d_model "
+        f"= {SMALL['d_model']} tiene {2 * SMALL['d_model']}): {lecture.split(' / ')[1]}")
+    torch.testing.assert_close(memory, x, msg=lambda m: (
+        "post-norm: encode(src) should be the last encoder layer's output as it is, but it differs: "
+        f"{lecture.split(' / ')[0]} / post-norm: encode(src) debe ser la salida de la última capa del codificador "
+        f"tal cual, pero difiere: {lecture.split(' / ')[1]}\n{m}"))
+    torch.testing.assert_close(got, expected, msg=lambda m: (
+        "post-norm: decode should be the generator applied to the last decoder layer's output, but it differs: "
+        f"{lecture.split(' / ')[0]} / post-norm: decode debe ser el generator aplicado a la salida de la última "
+        f"capa del decodificador, pero difiere: {lecture.split(' / ')[1]}\n{m}"))
 
 
 def test_padding_follows_config_pad_id():

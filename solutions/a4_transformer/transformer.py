@@ -70,6 +70,10 @@ class Transformer(nn.Module):
         self.decoder_layers = nn.ModuleList(
             DecoderLayer(c.d_model, c.num_heads, c.d_ff, c.dropout, c.norm_first) for _ in range(c.num_layers)
         )
+        # A final LayerNorm per stack for pre-norm only: a post-norm layer already ends with one.
+        # Unlike lecture notebook 001, the paper's post-norm stacks have none (an Identity here).
+        # / A diferencia del cuaderno de clase 001, las pilas post-norm del artículo no llevan
+        # LayerNorm final (aquí una Identity): cada capa post-norm ya termina con una.
         self.encoder_norm = LayerNorm(c.d_model) if c.norm_first else nn.Identity()
         self.decoder_norm = LayerNorm(c.d_model) if c.norm_first else nn.Identity()
         self.generator = nn.Linear(c.d_model, c.tgt_vocab_size)
@@ -83,7 +87,11 @@ class Transformer(nn.Module):
     def embed(self, embedding, tokens):
         """Token embeddings scaled by sqrt(d_model) (section 3.4), plus positions, dropout."""
         # Pista: (1 línea) embedding(tokens) * sqrt(d_model), luego self.positional y self.dropout.
+        # A diferencia del cuaderno de clase 000, que no escala, se escala como en el 001 y el
+        # artículo (3.4): así los embeddings no quedan pequeños frente a las posiciones.
         # Hint: (1 line) embedding(tokens) * sqrt(d_model), then self.positional and self.dropout.
+        # Unlike lecture notebook 000, which does not scale, scale as lecture 001 and the paper
+        # (3.4) do: the embeddings are then not small next to the positions.
         ### BEGIN SOLUTION
         return self.dropout(self.positional(embedding(tokens) * math.sqrt(self.config.d_model)))
         ### END SOLUTION
@@ -96,9 +104,11 @@ class Transformer(nn.Module):
             ``(B, 1, 1, S)`` that the decoder's cross-attention needs.
         """
         # Pista: (~5 líneas) padding_mask del origen; embed; cada capa del codificador con
-        # esa máscara; encoder_norm al final.
+        # esa máscara; encoder_norm al final (en post-norm es una Identity: a diferencia del
+        # cuaderno de clase 001, no añadas otra LayerNorm).
         # Hint: (~5 lines) source padding_mask; embed; every encoder layer with that mask;
-        # encoder_norm at the end.
+        # encoder_norm at the end (in post-norm an Identity: unlike lecture notebook 001, add
+        # no LayerNorm of your own).
         ### BEGIN SOLUTION
         src_mask = padding_mask(src, self.config.pad_id)  # (B, 1, 1, S)
         x = self.embed(self.src_embed, src)  # (B, S, d_model)

@@ -6,7 +6,7 @@ import pytest
 import torch
 from torch import nn
 
-from training import evaluate, fit, sequence_loss, train_step
+from training import evaluate, fit, fit_and_validate, sequence_loss, train_step
 
 V = 6
 
@@ -157,10 +157,12 @@ def test_train_step_shifts_the_target_and_updates():
 
 def _evaluate_hint(got, want, per_batch):
     if _near(got, sum(per_batch) / len(per_batch)):
-        return ("That is the mean of the batch means: every token must weigh the same (2 tokens in the first "
-                "batch, 6 in the second).",
-                "Es la media de las medias por lote: cada token debe pesar lo mismo (2 tokens en el primer lote, "
-                "6 en el segundo).")
+        return ("That is the mean of the batch means, lecture notebook 000's validation loss: unlike it, every "
+                "token must weigh the same here (2 tokens in the first batch, 6 in the second), so the result does "
+                "not depend on how the data is split into batches.",
+                "Es la media de las medias por lote, la pérdida de validación del cuaderno de clase 000: a "
+                "diferencia de él, aquí cada token debe pesar lo mismo (2 tokens en el primer lote, 6 en el "
+                "segundo), así el resultado no depende de cómo se parten los datos en lotes.")
     if _near(got, want * 8 / 10):
         return ("That divides by 10 positions: the pad labels must not be counted.",
                 "Eso divide entre 10 posiciones: las etiquetas de pad no deben contar.")
@@ -419,4 +421,180 @@ def test_fit_goes_through_the_loader_once_per_epoch():
         f"fit(model, loader, optimizer, epochs=3) recorrió el cargador {loader.passes} vez/veces, se esperaban 3: "
         "recórrelo dentro del bucle de épocas (for src, tgt in loader), no una vez antes (list(loader)), para que "
         "un DataLoader(shuffle=True) baraje en cada época."
+    )
+
+
+TRAIN = [(SRC, TGT), (SRC[:1], TGT[:1, :3])]  # the training batches: sources 3 wide
+VALID = [(torch.tensor([[4, 5, 3, 0], [3, 0, 0, 0]]), torch.tensor([[1, 4, 4, 2], [1, 3, 2, 0]]))]  # 4 wide
+
+
+def _curves(curves):
+    if isinstance(curves, dict):
+        return "{" + ", ".join(f"{k!r}: {_losses(v)}" for k, v in curves.items()) + "}"
+    return repr(curves)
+
+
+def test_fit_and_validate_returns_two_curves_of_one_float_per_epoch():
+    """Does fit_and_validate return {"train": [...], "valid": [...]}, each with one Python float per epoch?"""
+    model = TinySeq2Seq()
+    curves = fit_and_validate(model, TRAIN, VALID, torch.optim.SGD(model.parameters(), lr=0.5), 3)
+    shown = _curves(curves)
+    assert isinstance(curves, dict) and sorted(curves) == ["train", "valid"], (
+        f"fit_and_validate returned {shown}, expected a dict with two keys, \"train\" and \"valid\", each holding "
+        "a list of losses. / "
+        f"fit_and_validate devolvió {shown}, se esperaba un dict con dos claves, \"train\" y \"valid\", cada una "
+        "con una lista de pérdidas."
+    )
+    for key in ("train", "valid"):
+        curve = curves[key]
+        assert isinstance(curve, list) and len(curve) == 3, (
+            f"fit_and_validate(..., epochs=3)[{key!r}] is {_losses(curve)}, expected a list of 3 values: one per "
+            "epoch (append to the list inside the epoch loop, and create it once, before the loop). / "
+            f"fit_and_validate(..., epochs=3)[{key!r}] es {_losses(curve)}, se esperaba una lista de 3 valores: uno "
+            "por época (añade a la lista dentro del bucle de épocas y créala una vez, antes del bucle)."
+        )
+        kinds = sorted({type(loss).__name__ for loss in curve})
+        assert kinds == ["float"], (
+            f"fit_and_validate's {key!r} curve holds {', '.join(kinds)} values, expected Python floats (train_step "
+            "and evaluate already return floats). / "
+            f"la curva {key!r} de fit_and_validate contiene valores {', '.join(kinds)}, se esperaban floats de "
+            "Python (train_step y evaluate ya devuelven floats)."
+        )
+
+
+def _fit_and_validate_hint(valid, want, before, on_train, train):
+    if valid == pytest.approx(train, rel=1e-6):
+        return ("Those are the training losses: the validation curve is evaluate(model, valid_loader, pad_id).",
+                "Son las pérdidas de entrenamiento: la curva de validación es evaluate(model, valid_loader, pad_id).")
+    if valid == pytest.approx(before, rel=1e-6):
+        return ("Those are the validation losses before each epoch's training: evaluate after the epoch's "
+                "train_steps, not before them.",
+                "Son las pérdidas de validación antes del entrenamiento de cada época: llama a evaluate después de "
+                "los train_step de la época, no antes.")
+    if valid == pytest.approx(on_train, rel=1e-6):
+        return ("Those are evaluate's values on the training batches: evaluate valid_loader.",
+                "Son los valores de evaluate sobre los lotes de entrenamiento: evalúa valid_loader.")
+    if len(set(valid)) == 1:
+        return ("Every epoch got the same value: call evaluate inside the epoch loop, once per epoch.",
+                "Todas las épocas tienen el mismo valor: llama a evaluate dentro del bucle de épocas, una vez por "
+                "época.")
+    return ("After each epoch's train_steps, append evaluate(model, valid_loader, pad_id).",
+            "Tras los train_step de cada época, añade evaluate(model, valid_loader, pad_id).")
+
+
+def test_fit_and_validate_trains_like_fit_and_evaluates_after_every_epoch():
+    """Is the train curve fit's (train_step on every batch) and valid[i] evaluate(valid batches) after epoch i?"""
+    options = dict(pad_id=0, label_smoothing=0.1, clip_norm=0.5)
+    model = TinySeq2Seq()
+    curves = fit_and_validate(model, TRAIN, VALID, torch.optim.SGD(model.parameters(), lr=0.5), 3, **options)
+    twin = TinySeq2Seq().train()
+    optimizer = torch.optim.SGD(twin.parameters(), lr=0.5)
+    train, valid, before, on_train = [], [], [], []
+    for _ in range(3):
+        before.append(evaluate(twin, VALID))
+        losses = [train_step(twin, s, t, optimizer, **options) for s, t in TRAIN]
+        train.append(sum(losses) / len(losses))
+        valid.append(evaluate(twin, VALID))
+        on_train.append(evaluate(twin, TRAIN))
+    got = curves.get("train") if isinstance(curves, dict) else curves
+    assert isinstance(got, list) and got == pytest.approx(train, rel=1e-6), (
+        f"fit_and_validate(model, 2 batches, 1 validation batch, epochs=3, label_smoothing=0.1, clip_norm=0.5) "
+        f"gave the training curve {_losses(got)}, expected {_losses(train)}: each epoch's mean of train_step's "
+        "losses, as fit gives it, with pad_id, label_smoothing and clip_norm passed on (if fit's or train_step's "
+        "tests fail, fix them first). / "
+        f"fit_and_validate(model, 2 lotes, 1 lote de validación, epochs=3, label_smoothing=0.1, clip_norm=0.5) "
+        f"dio la curva de entrenamiento {_losses(got)}, se esperaba {_losses(train)}: la media de las pérdidas de "
+        "train_step de cada época, como la da fit, pasándole pad_id, label_smoothing y clip_norm (si fallan los "
+        "tests de fit o de train_step, arréglalos antes)."
+    )
+    got = curves.get("valid") if isinstance(curves, dict) else None
+    hint = _fit_and_validate_hint(got, valid, before, on_train, train) \
+        if isinstance(got, list) and len(got) == 3 and got != pytest.approx(valid, rel=1e-6) else ("", "")
+    assert isinstance(got, list) and got == pytest.approx(valid, rel=1e-6), (
+        f"fit_and_validate's validation curve is {_losses(got)}, expected {_losses(valid)}: evaluate(model, "
+        f"valid_loader, pad_id) right after each epoch's training (if evaluate's tests fail, fix it first). "
+        f"{hint[0]} / "
+        f"la curva de validación de fit_and_validate es {_losses(got)}, se esperaba {_losses(valid)}: "
+        f"evaluate(model, valid_loader, pad_id) justo después del entrenamiento de cada época (si fallan los "
+        f"tests de evaluate, arréglalo antes). {hint[1]}"
+    )
+
+
+class _ModeRecorder(TinySeq2Seq):
+    """Records, for every forward call, whether it ran a validation batch (sources 4 wide) and in which mode."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def forward(self, src, tgt):
+        self.calls.append(("valid" if src.size(1) == 4 else "train", "train" if self.training else "eval"))
+        return super().forward(src, tgt)
+
+
+def test_fit_and_validate_trains_in_training_mode_and_validates_in_eval_mode():
+    """Does every epoch train in training mode, then validate in eval mode, leaving the model in training mode?"""
+    model = _ModeRecorder().eval()
+    fit_and_validate(model, TRAIN, VALID, torch.optim.SGD(model.parameters(), lr=0.5), 3)
+    want = [("train", "train"), ("train", "train"), ("valid", "eval")] * 3
+    calls = ", ".join(f"{kind} batch in {mode} mode" for kind, mode in model.calls)
+    kinds = [kind for kind, _ in model.calls]
+    assert kinds == [kind for kind, _ in want], (
+        f"With 2 training batches, 1 validation batch and epochs=3 the model ran on: {calls}; expected, every "
+        "epoch, the 2 training batches and then the validation batch (train first, validate after the epoch). / "
+        f"Con 2 lotes de entrenamiento, 1 de validación y epochs=3 el modelo se ejecutó sobre: {calls}; se "
+        "esperaba, en cada época, los 2 lotes de entrenamiento y después el de validación (primero entrenar, "
+        "validar tras la época)."
+    )
+    wrong = next(k for k, (got, exp) in enumerate(zip(model.calls, want)) if got != exp) \
+        if model.calls != want else None
+    if wrong is not None and model.calls[wrong][0] == "valid":
+        hint = ("Validation ran in training mode (dropout on): validate with evaluate, which puts the model in "
+                "eval mode.",
+                "La validación se ejecutó en modo entrenamiento (dropout activo): valida con evaluate, que pone el "
+                "modelo en modo eval.")
+    elif wrong is not None and wrong < 2:
+        hint = ("The first epoch trained in eval mode: switch the model to training mode (its .train()) before "
+                "training (the model came in eval mode).",
+                "La primera época entrenó en modo eval: pasa el modelo a modo entrenamiento (su .train()) antes de "
+                "entrenar (el modelo llegó en modo eval).")
+    else:
+        hint = ("After validating, a later epoch trained in eval mode (dropout off): put the model back in training "
+                "mode after validation (evaluate does it; if you switched to eval mode yourself, switch back with "
+                ".train()).",
+                "Tras validar, una época posterior entrenó en modo eval (sin dropout): devuelve el modelo al modo "
+                "entrenamiento tras la validación (evaluate lo hace; si lo pasaste tú a modo eval, devuélvelo con "
+                ".train()).")
+    assert wrong is None, (
+        f"The model ran on: {calls}; expected the training batches in training mode and the validation batch in "
+        f"eval mode, every epoch. {hint[0]} / "
+        f"El modelo se ejecutó sobre: {calls}; se esperaban los lotes de entrenamiento en modo entrenamiento y el "
+        f"de validación en modo eval, en cada época. {hint[1]}"
+    )
+    assert model.training, (
+        "After fit_and_validate the model is in eval mode: leave it in training mode, as fit does. / "
+        "Tras fit_and_validate el modelo está en modo eval: déjalo en modo entrenamiento, como fit."
+    )
+
+
+def test_fit_and_validate_passes_pad_id_on_to_evaluate():
+    """With pad_id=3, is the validation loss evaluate(..., pad_id=3), labels 3 left out and labels 0 counted?"""
+    model = TinySeq2Seq()
+    curves = fit_and_validate(model, TRAIN, VALID, torch.optim.SGD(model.parameters(), lr=0.5), 1, pad_id=3)
+    twin = TinySeq2Seq().train()
+    optimizer = torch.optim.SGD(twin.parameters(), lr=0.5)
+    for s, t in TRAIN:
+        train_step(twin, s, t, optimizer, pad_id=3)
+    want, zero = evaluate(twin, VALID, pad_id=3), evaluate(twin, VALID)
+    got = curves.get("valid") if isinstance(curves, dict) else None
+    hint = (" That is evaluate with pad_id=0: pass fit_and_validate's pad_id on to evaluate.",
+            " Es evaluate con pad_id=0: pasa el pad_id de fit_and_validate a evaluate.") \
+        if isinstance(got, list) and got == pytest.approx([zero], rel=1e-6) else ("", "")
+    assert isinstance(got, list) and got == pytest.approx([want], rel=1e-6), (
+        f"fit_and_validate(..., epochs=1, pad_id=3) gave the validation curve {_losses(got)}, expected "
+        f"[{want:.4f}], evaluate(model, valid_loader, pad_id=3) after the epoch (if the other fit_and_validate "
+        f"tests fail, fix them first).{hint[0]} / "
+        f"fit_and_validate(..., epochs=1, pad_id=3) dio la curva de validación {_losses(got)}, se esperaba "
+        f"[{want:.4f}], evaluate(model, valid_loader, pad_id=3) tras la época (si fallan los otros tests de "
+        f"fit_and_validate, arréglalos antes).{hint[1]}"
     )

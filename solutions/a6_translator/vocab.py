@@ -34,9 +34,13 @@ class Vocab:
         Duplicates and special tokens in ``words`` are skipped (their first id stays).
         """
         # Pista: (~6 líneas) itos empieza con los cuatro especiales; añade cada palabra
-        # nueva al final; stoi[palabra] es su posición en itos.
+        # nueva al final; stoi[palabra] es su posición en itos. Los nombres son los de la
+        # clase (<sos>, no el <bos> del cuaderno de clase 002 ni el <SOS> del 000), y cada
+        # idioma tiene su vocabulario (el 002 comparte uno).
         # Hint: (~6 lines) itos starts with the four specials; append every new word;
-        # stoi[word] is its position in itos.
+        # stoi[word] is its position in itos. The names are the class's (<sos>, not lecture
+        # notebook 002's <bos> nor 000's <SOS>), and each language has its own vocabulary
+        # (002 shares one).
         ### BEGIN SOLUTION
         self.itos = [self.PAD, self.SOS, self.EOS, self.UNK]
         self.stoi = {word: i for i, word in enumerate(self.itos)}
@@ -64,9 +68,13 @@ class Vocab:
             ValueError: ``min_freq < 1``.
         """
         # Pista: (~5 líneas) valida min_freq; cuenta con collections.Counter las palabras
-        # de s.split(); ordena con key=lambda w: (-cuenta[w], w); devuelve cls(palabras).
+        # de s.split(); ordena con key=lambda w: (-cuenta[w], w); devuelve cls(palabras). A
+        # diferencia del cuaderno de clase 000 (orden de primera aparición), los ids dependen
+        # así solo del corpus, no del orden de sus frases.
         # Hint: (~5 lines) validate min_freq; count the words of s.split() with
         # collections.Counter; sort with key=lambda w: (-count[w], w); return cls(words).
+        # Unlike lecture notebook 000 (order of first appearance), the ids then depend on the
+        # corpus only, not on the order of its sentences.
         ### BEGIN SOLUTION
         if min_freq < 1:
             raise ValueError(f"min_freq must be >= 1 (1 keeps every word), got {min_freq}")
@@ -108,9 +116,12 @@ class Vocab:
             IndexError: an id outside ``0 .. len(self) - 1``; the message names the size.
         """
         # Pista: (~8 líneas) un tensor pasa a lista con .tolist(); comprueba el rango de
-        # cada id; salta pad, sos y eos; " ".join de las palabras.
+        # cada id; salta pad, sos y eos; " ".join de las palabras. A diferencia del cuaderno
+        # de clase 000, que da <UNK>, un id fuera de rango lanza IndexError: es un fallo, no
+        # una palabra desconocida.
         # Hint: (~8 lines) a tensor becomes a list with .tolist(); check each id's range;
-        # skip pad, sos and eos; " ".join the words.
+        # skip pad, sos and eos; " ".join the words. Unlike lecture notebook 000, which gives
+        # <UNK>, an id out of range raises IndexError: it is a bug, not an unknown word.
         ### BEGIN SOLUTION
         if isinstance(ids, torch.Tensor):
             ids = ids.tolist()

@@ -19,8 +19,9 @@ from helpers import Graded, make_submission, run_grade_many
 SEEDS = (1, 2, 3, 4, 5)  # every mutant is graded at each of these seeds, in one run
 BATCH = 6  # mutants of one assignment graded by one `grade` run (one grading process)
 # a5's graders search for telling inputs for a minute per seed set; one grading process
-# searches once for all its submissions (checks.searched), so a5 grades more per run.
-BATCH_OF = {"a5_decoding": 12}
+# searches once for all its submissions (checks.searched), so a5 grades more per run. a6 has
+# seven modules, and its fast tier's batch one mistake of each.
+BATCH_OF = {"a5_decoding": 12, "a6_translator": 7}
 
 
 @dataclass(frozen=True)
@@ -101,7 +102,7 @@ class Verdict:
 def fast(corpus: dict[tuple[str, str], Mutant]) -> set[tuple[str, str]]:
     """The fast tier's mutants (docs/testing.md): in every assignment, for each module its
     mutants edit, the first mistake (by name) whose feedback names it, else the first; and
-    every forbidden call (``calls ...``). At most BATCH per assignment, so one batch."""
+    every forbidden call (``calls ...``). At most one batch (BATCH_OF, BATCH) per assignment."""
     chosen = set()
     for assignment in sorted({a for a, _ in corpus}):
         own = sorted((k for k in corpus if k[0] == assignment), key=lambda k: (corpus[k].names is None, k[1]))
@@ -109,15 +110,15 @@ def fast(corpus: dict[tuple[str, str], Mutant]) -> set[tuple[str, str]]:
         for module in sorted({corpus[k].module for k in own}):
             if not any(corpus[k].module == module for k in picked):
                 picked.append(next(k for k in own if corpus[k].module == module))
-        assert len(picked) <= BATCH, (assignment, picked)
+        assert len(picked) <= BATCH_OF.get(assignment, BATCH), (assignment, picked)
         chosen.update(picked)
     return chosen
 
 
 def batches(keys, first=frozenset()) -> dict[tuple[str, str], str]:
     """(assignment, mistake) -> the name of its batch: up to BATCH (BATCH_OF) mistakes of
-    one assignment, graded together; the mistakes in ``first`` (at most BATCH per assignment)
-    make each assignment's first batch."""
+    one assignment, graded together; the mistakes in ``first`` (at most one batch per
+    assignment) make each assignment's first batch."""
     named, count = {}, {}
     for key in sorted(keys, key=lambda k: (k not in first, k)):
         n = count[key[0]] = count.get(key[0], 0) + 1

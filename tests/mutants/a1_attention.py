@@ -10,6 +10,18 @@ SQUARE = "Does a (T_q, T_k) mask broadcast"
 FULLY = "Does a query with every key masked"
 GRADS = "Do gradients w.r.t. q, k and v"
 SOFTMAX = "        weights = torch.softmax(scores, dim=-1)"
+# The whole masked branch of the reference, for mistakes that replace it.
+MASKED_BLOCK = (
+    "    if mask is not None:\n"
+    "        scores = scores.masked_fill(~mask, float(\"-inf\"))\n"
+    "        # A row that is -inf everywhere would softmax to NaN: give it finite scores, then\n"
+    "        # zero its weights, so neither the output nor the gradients see a NaN.\n"
+    "        has_key = mask.any(dim=-1, keepdim=True)  # (..., T_q, 1)\n"
+    "        scores = scores.masked_fill(~has_key, 0.0)\n"
+    "        weights = torch.softmax(scores, dim=-1).masked_fill(~has_key, 0.0)\n"
+    "    else:\n"
+    "        weights = torch.softmax(scores, dim=-1)\n"
+)
 DEAD_ROWS = [  # drop the handling of a query with no visible key
     ("        scores = scores.masked_fill(~has_key, 0.0)\n", ""),
     ("weights = torch.softmax(scores, dim=-1).masked_fill(~has_key, 0.0)", "weights = torch.softmax(scores, dim=-1)"),
@@ -286,6 +298,33 @@ MUTANTS = {
         [("Z, _ = scaled_dot_product_attention(Q, K, V, mask=",
           "Z, _ = scaled_dot_product_attention(Q.float(), K.float(), V.float(), mask=")],
         must_fail=["Is masked_self_attention causal attention on random"],
+    ),
+    # The lectures' ways, which the course does not use (docs/errata.md): each named with the lecture.
+    "lecture 002's additive causal mask (floats, 0 / -inf above the diagonal, shaped (1, 1, T, T))": Mutant(
+        "masks.py",
+        [("return torch.tril(torch.ones(T, T, dtype=torch.bool, device=device))",
+          'return torch.full((1, 1, T, T), float("-inf"), device=device).triu(1)')],
+        must_fail=["Is causal_mask(T) the boolean lower triangle", "Is target_mask the (B, 1, T, T)", TABLE, CAUSAL_RANDOM],
+        names="lecture notebook 002",
+    ),
+    "scores + mask, lecture 002's way of applying its additive masks, given the course's boolean ones": Mutant(
+        "attention.py",
+        [(MASKED_BLOCK, "    if mask is not None:\n        scores = scores + mask\n" + SOFTMAX + "\n")],
+        must_fail=[TABLE, CAUSAL_RANDOM, PADDING, SQUARE, FULLY, GRADS],
+        names="lecture notebook 002",
+    ),
+    "scores * mask, lecture 004's masked scores \"set to zero\"": Mutant(
+        "attention.py",
+        [(MASKED_BLOCK, "    if mask is not None:\n        scores = scores * mask\n" + SOFTMAX + "\n")],
+        must_fail=[TABLE, CAUSAL_RANDOM, PADDING, SQUARE, FULLY, GRADS],
+        names="lecture notebook 004",
+    ),
+    "target mask in nn.MultiheadAttention's convention (True = blocked: padding | future)": Mutant(
+        "masks.py",
+        [("    return padding_mask(tokens, pad_id) & causal_mask(T, device=tokens.device)  # (B, 1, T, T)",
+          "    return (tokens == pad_id)[:, None, None, :] | ~causal_mask(T, device=tokens.device)  # (B, 1, T, T)")],
+        must_fail=["Is target_mask the (B, 1, T, T)"],
+        names="nn.MultiheadAttention's convention",
     ),
     "masked scores made by adding (~mask) * -inf (0 * -inf is NaN)": Mutant(
         "attention.py",

@@ -2,7 +2,124 @@
 
 from mutants import Mutant
 
+# fit_and_validate's epoch, as the reference writes it (its mutants below edit these lines).
+TRAIN_EPOCH = '        losses = [train_step(model, src, tgt, optimizer, pad_id=pad_id, label_smoothing=label_smoothing,\n                             clip_norm=clip_norm) for src, tgt in train_loader]\n'
+VALID_EPOCH = '        curves["valid"].append(evaluate(model, valid_loader, pad_id))'
+
+# checkpoint.py's two bodies, as the reference writes them (its mutants below edit these lines).
+CHECKPOINT_SAVE = ('    checkpoint = {"config": dataclasses.asdict(model.config), "state_dict": model.state_dict(), '
+                   '"extra": dict(extra)}\n')
+CHECKPOINT_LOAD = ('    checkpoint = torch.load(path, map_location=map_location, weights_only=True)\n'
+                   '    model = Transformer(TransformerConfig(**checkpoint["config"]))\n'
+                   '    model.load_state_dict(checkpoint["state_dict"])\n'
+                   '    model.eval()\n'
+                   '    return model, checkpoint["extra"]\n')
+
 MUTANTS = {
+    "read_pairs skips the first line as a header": Mutant(
+        "corpus.py",
+        [
+            ("        for line in f:\n",
+             "        for line in list(f)[1:]:\n"),
+        ],
+        must_fail=["Does read_pairs read"],
+        names="skips the first line as if it were a header",
+    ),
+    "read_pairs takes a header line for a pair (no id check)": Mutant(
+        "corpus.py",
+        [
+            ("if len(fields) == 4 and fields[0].isdigit() and fields[2].isdigit():",
+             "if len(fields) == 4:"),
+        ],
+        must_fail=["Does read_pairs read"],
+        names="takes a line such as a header",
+    ),
+    "read_pairs does not strip the fields": Mutant(
+        "corpus.py",
+        [
+            ("fields = [field.strip() for field in line.split(sep)]",
+             "fields = line.split(sep)"),
+        ],
+        must_fail=["Does read_pairs read"],
+        names="does not strip the sentences",
+    ),
+    "drop_long_pairs off by one (< max_words)": Mutant(
+        "corpus.py",
+        [
+            ("if len(en.split()) <= max_words and len(es.split()) <= max_words]",
+             "if len(en.split()) < max_words and len(es.split()) < max_words]"),
+        ],
+        must_fail=["Does drop_long_pairs keep"],
+        names="drops the sides of exactly max_words words",
+    ),
+    "drop_long_pairs checks the English side only": Mutant(
+        "corpus.py",
+        [
+            ("if len(en.split()) <= max_words and len(es.split()) <= max_words]",
+             "if len(en.split()) <= max_words]"),
+        ],
+        must_fail=["Does drop_long_pairs keep"],
+        names="checks only the English side",
+    ),
+    "drop_long_pairs sorts short to long (lecture 003's sort)": Mutant(
+        "corpus.py",
+        [
+            ("    return [(en, es) for en, es in pairs if len(en.split()) <= max_words and len(es.split()) <= max_words]",
+             "    kept = [(en, es) for en, es in pairs if len(en.split()) <= max_words and len(es.split()) <= max_words]"
+             "\n    return sorted(kept, key=lambda p: len(p[0]))"),
+        ],
+        must_fail=["Does drop_long_pairs keep"],
+        names="come back in another order",
+    ),
+    "split by line (the lecture's random_split)": Mutant(
+        "corpus.py",
+        [
+            ("    sentences = list(count)  # first-seen order: a dict keeps it, a set would not\n"
+             "    random.Random(seed).shuffle(sentences)\n"
+             "    held_out, n = set(), 0\n"
+             "    for en in sentences:\n"
+             "        if n >= wanted:\n"
+             "            break\n"
+             "        held_out.add(en)\n"
+             "        n += count[en]\n"
+             "    train = [(en, es) for en, es in pairs if en not in held_out]\n"
+             "    valid = [(en, es) for en, es in pairs if en in held_out]\n",
+             "    lines = list(range(len(pairs)))\n"
+             "    random.Random(seed).shuffle(lines)\n"
+             "    held_out = set(lines[:wanted])\n"
+             "    train = [p for i, p in enumerate(pairs) if i not in held_out]\n"
+             "    valid = [p for i, p in enumerate(pairs) if i in held_out]\n"),
+        ],
+        must_fail=["Does split_by_source keep all pairs", "Does split_by_source give"],
+        names="splits line by line",
+    ),
+    "split not deterministic (global random state)": Mutant(
+        "corpus.py",
+        [
+            ("random.Random(seed).shuffle(sentences)",
+             "random.shuffle(sentences)"),
+        ],
+        must_fail=["Does split_by_source give"],
+        names="gives another split each time for the same seed",
+    ),
+    "split ignores the seed": Mutant(
+        "corpus.py",
+        [
+            ("random.Random(seed).shuffle(sentences)",
+             "random.Random(0).shuffle(sentences)"),
+        ],
+        must_fail=["Does split_by_source give"],
+        names="the same split whatever the seed",
+    ),
+    "split sorts the pairs": Mutant(
+        "corpus.py",
+        [
+            ("    return train, valid\n",
+             "    return sorted(train), sorted(valid)\n"),
+        ],
+        must_fail=["Does split_by_source keep all pairs", "Does split_by_source give"],
+        names="changes the order of the pairs",
+    ),
     "clean_text does not lower-case": Mutant(
         "preprocessing.py",
         [
@@ -539,5 +656,132 @@ MUTANTS = {
           "src_ids = src_ids[: self.max_len - 1] + [self.src_vocab.eos_id] if len(src_ids) > self.max_len else src_ids")],
         must_fail=["Is an item"],
         names="only the target is framed",
+    ),
+
+    "fit_and_validate validates before each epoch's training": Mutant(
+        "training.py",
+        [(TRAIN_EPOCH, VALID_EPOCH + "\n" + TRAIN_EPOCH),
+         (VALID_EPOCH + "  # after the epoch's updates, in eval mode\n", "")],
+        must_fail=["Does fit_and_validate train each epoch"],
+        names="before each epoch's training",
+    ),
+    "fit_and_validate validates in training mode (its own loop, no model.eval())": Mutant(
+        "training.py",
+        [("evaluate(model, valid_loader, pad_id))",
+          "sum(F.cross_entropy(model(s, t[:, :-1]).flatten(0, 1), t[:, 1:].flatten(), ignore_index=pad_id, "
+          "reduction=\"sum\").item() for s, t in valid_loader) / sum(int((t[:, 1:] != pad_id).sum()) "
+          "for _, t in valid_loader))")],
+        must_fail=["Does fit_and_validate train each epoch"],
+        names="validates with the model in training mode",
+    ),
+    "fit_and_validate returns the training loss as the validation loss": Mutant(
+        "training.py",
+        [(VALID_EPOCH, '        curves["valid"].append(curves["train"][-1])')],
+        must_fail=["Does fit_and_validate train each epoch"],
+        names="holds the training losses",
+    ),
+    "fit_and_validate evaluates once, after the loop, one value for every epoch": Mutant(
+        "training.py",
+        [(VALID_EPOCH + "  # after the epoch's updates, in eval mode\n    return curves",
+          '    curves["valid"] = [evaluate(model, valid_loader, pad_id)] * epochs\n    return curves')],
+        must_fail=["Does fit_and_validate train each epoch"],
+        names="the validation loss of the last one",
+    ),
+    "fit_and_validate evaluates the training loader": Mutant(
+        "training.py",
+        [("evaluate(model, valid_loader, pad_id))", "evaluate(model, train_loader, pad_id))")],
+        must_fail=["Does fit_and_validate train each epoch"],
+        names="evaluates the training batches",
+    ),
+    "fit_and_validate calls model.eval() before evaluate and never model.train() again": Mutant(
+        "training.py",
+        [(VALID_EPOCH, "        model.eval()\n" + VALID_EPOCH)],
+        must_fail=["Does fit_and_validate train each epoch"],
+        names="trains the next epoch in eval mode",
+    ),
+    "fit_and_validate does not pass pad_id on to evaluate": Mutant(
+        "training.py",
+        [("evaluate(model, valid_loader, pad_id))", "evaluate(model, valid_loader))")],
+        must_fail=["Does fit_and_validate train each epoch"],
+        names="does not pass its pad_id on to evaluate",
+    ),
+
+    "checkpoint pickles the whole model and loads it with weights_only=False": Mutant(
+        "checkpoint.py",
+        [(CHECKPOINT_SAVE, '    checkpoint = {"model": model, "extra": dict(extra)}\n'),
+         (CHECKPOINT_LOAD, '    checkpoint = torch.load(path, map_location=map_location, weights_only=False)\n'
+                           '    model = checkpoint["model"]\n'
+                           '    model.eval()\n'
+                           '    return model, checkpoint["extra"]\n')],
+        must_fail=["Does load_model read a valid checkpoint but refuse", "Does load_model read a checkpoint in the"],
+        names="the code the checkpoint carried ran",
+    ),
+    "checkpoint stores the TransformerConfig object, not dataclasses.asdict": Mutant(
+        "checkpoint.py",
+        [('checkpoint = {"config": dataclasses.asdict(model.config)', 'checkpoint = {"config": model.config'),
+         ('Transformer(TransformerConfig(**checkpoint["config"]))', 'Transformer(checkpoint["config"])')],
+        must_fail=["Does load_model give back", "Does load_model rebuild"],
+        names="weights_only=True) refuses to read",
+    ),
+    "checkpoint keeps only the vocabulary sizes of the config (the rest rebuilt at its defaults)": Mutant(
+        "checkpoint.py",
+        [('checkpoint = {"config": dataclasses.asdict(model.config)',
+          'checkpoint = {"config": {"src_vocab_size": model.config.src_vocab_size, '
+          '"tgt_vocab_size": model.config.tgt_vocab_size}')],
+        must_fail=["Does load_model give back", "Does load_model rebuild"],
+        names="rebuilt with another configuration",
+    ),
+    "load_model rebuilds without the saved norm_first": Mutant(
+        "checkpoint.py",
+        [('Transformer(TransformerConfig(**checkpoint["config"]))',
+          'Transformer(TransformerConfig(**{k: v for k, v in checkpoint["config"].items() if k != "norm_first"}))')],
+        must_fail=["Does load_model give back", "Does load_model rebuild", "Does load_model read a checkpoint in the"],
+        names="rebuilt with another configuration",
+    ),
+    "load_model does not call model.eval()": Mutant(
+        "checkpoint.py",
+        [("    model.eval()\n    return model, checkpoint", "    return model, checkpoint")],
+        must_fail=["Does load_model give back", "Does load_model read a checkpoint in the"],
+        names="returns the model in training mode",
+    ),
+    "load_model without map_location (a GPU's file fails on the CPU)": Mutant(
+        "checkpoint.py",
+        [("    checkpoint = torch.load(path, map_location=map_location, weights_only=True)",
+          "    checkpoint = torch.load(path, weights_only=True)")],
+        must_fail=["Does load_model read a checkpoint in the"],
+        names="does not pass map_location on",
+    ),
+    "load_state_dict(strict=False)": Mutant(
+        "checkpoint.py",
+        [('model.load_state_dict(checkpoint["state_dict"])',
+          'model.load_state_dict(checkpoint["state_dict"], strict=False)')],
+        must_fail=["Does load_model raise RuntimeError"],
+        names="accepts weights that do not fit",
+    ),
+    "save_model saves named_parameters only (the buffers are lost)": Mutant(
+        "checkpoint.py",
+        [('"state_dict": model.state_dict(), "extra": dict(extra)}',
+          '"state_dict": dict(model.named_parameters()), "extra": dict(extra)}')],
+        must_fail=["Does load_model give back", "Does load_model rebuild"],
+        names="lack the model's buffers",
+    ),
+    "save_model saves a fresh model's weights (as if saved before training)": Mutant(
+        "checkpoint.py",
+        [('"state_dict": model.state_dict(), "extra": dict(extra)}',
+          '"state_dict": Transformer(model.config).state_dict(), "extra": dict(extra)}')],
+        must_fail=["Does load_model give back", "Does load_model rebuild"],
+        names="weights are not those of the model saved",
+    ),
+    "save_model drops the extra data": Mutant(
+        "checkpoint.py",
+        [('"extra": dict(extra)}', '"extra": {}}')],
+        must_fail=["Does load_model give back"],
+        names="does not give back the extra data",
+    ),
+    "load_model returns the model alone, not (model, extra)": Mutant(
+        "checkpoint.py",
+        [('    return model, checkpoint["extra"]\n', "    return model\n")],
+        must_fail=["Does load_model give back", "Does load_model rebuild", "Does load_model read a checkpoint in the"],
+        names="must return a pair (model, extra)",
     ),
 }

@@ -49,7 +49,9 @@ def _attend(q, k, v, mask=None, mistake=None):
     else:
         fill = {"finite fill": -1e9, "plus inf": float("inf")}.get(mistake, float("-inf"))
         filled = scores.masked_fill(mask if mistake == "mask inverted" else ~mask, fill)
-        if mistake in ("finite fill", "nan", "plus inf"):
+        if mistake in ("mask added", "mask multiplied"):  # the lectures' ways, on a boolean mask
+            filled = scores + mask if mistake == "mask added" else scores * mask
+        if mistake in ("finite fill", "nan", "plus inf", "mask added", "mask multiplied"):
             weights = filled.softmax(dim)
         else:  # as the reference: finite scores, then zero weights, for a query with no key
             has_key = {"one key is none": mask.sum(-1, keepdim=True) > 1,
@@ -81,8 +83,28 @@ MISTAKES = {
                    "k se reforma (reshape o view) a (..., d_k, T_k) en lugar de trasponerse: reshape conserva el orden "
                    "de las entradas en memoria, así que cada columna mezcla partes de varias claves; usa "
                    "k.transpose(-2, -1)"),
-    "mask inverted": ("the mask is used inverted: True means may attend, so fill -inf where the mask is False",
-                      "la máscara se usa invertida: True significa que se puede atender, así que pon -inf donde es False"),
+    "mask inverted": ("the mask is used inverted: True means may attend, so fill -inf where the mask is False; "
+                      "reading True as blocked is nn.MultiheadAttention's convention (attn_mask, key_padding_mask), "
+                      "the opposite of the course's",
+                      "la máscara se usa invertida: True significa que se puede atender, así que pon -inf donde es "
+                      "False; leer True como bloqueado es la convención de nn.MultiheadAttention (attn_mask, "
+                      "key_padding_mask), la contraria a la del curso"),
+    "mask added": ("the boolean mask is added to the scores, as the lecture notebook 002 adds its additive float masks "
+                   "(0 = attend, -inf = blocked); unlike the lecture notebook 002, the course's masks are boolean, "
+                   "True = may attend, so adding one adds 1 to the visible scores and hides nothing: fill the scores "
+                   "with -inf where the mask is False (masked_fill(~mask, float('-inf')))",
+                   "la máscara booleana se suma a las puntuaciones, como el cuaderno de clase 002 suma sus máscaras "
+                   "float aditivas (0 = atiende, -inf = bloqueado); a diferencia del cuaderno de clase 002, las "
+                   "máscaras del curso son booleanas, True = puede atender, así que sumar una suma 1 a las "
+                   "puntuaciones visibles y no oculta nada: pon -inf donde la máscara es False "
+                   "(masked_fill(~mask, float('-inf')))"),
+    "mask multiplied": ("the scores are multiplied by the mask, which sets the masked ones to 0 as the text of the "
+                        "lecture notebook 004 says; a score of 0 still gets weight (exp(0) = 1), and that lecture's own "
+                        "z1-z4 table needs -inf before the softmax: masked_fill(~mask, float('-inf'))",
+                        "las puntuaciones se multiplican por la máscara, lo que pone las enmascaradas a 0 como dice el "
+                        "texto del cuaderno de clase 004; una puntuación 0 sigue recibiendo peso (exp(0) = 1), y la "
+                        "propia tabla z1-z4 de esa clase necesita -inf antes del softmax: "
+                        "masked_fill(~mask, float('-inf'))"),
     "mask after softmax": ("the mask is applied after the softmax: the other weights no longer sum to 1 "
                            "(fill the scores with -inf before the softmax)",
                            "la máscara se aplica después del softmax: los demás pesos ya no suman 1 "
@@ -216,8 +238,12 @@ CAUSAL_MISTAKES = (
     ("the causal mask is the upper triangle (torch.triu): position i may only see positions j <= i (torch.tril)",
      "la máscara causal es el triángulo superior (torch.triu): la posición i solo puede ver j <= i (torch.tril)",
      lambda T: torch.ones(T, T).triu().bool()),
-    ("the causal mask is inverted (True above the diagonal): True must mean may attend, j <= i",
-     "la máscara causal está invertida (True sobre la diagonal): True debe significar que se puede atender, j <= i",
+    ("the causal mask is inverted (True above the diagonal): True must mean may attend, j <= i; True = blocked is "
+     "nn.MultiheadAttention's convention (attn_mask), the opposite of the course's (and .bool() of the lecture "
+     "notebook 002's additive 0 / -inf mask gives this mask too)",
+     "la máscara causal está invertida (True sobre la diagonal): True debe significar que se puede atender, j <= i; "
+     "True = bloqueado es la convención de nn.MultiheadAttention (attn_mask), la contraria a la del curso (y .bool() "
+     "de la máscara aditiva 0 / -inf del cuaderno de clase 002 también da esta máscara)",
      lambda T: torch.ones(T, T).triu(1).bool()),
     ("the causal mask leaves out the diagonal: position i must also see itself (j <= i)",
      "la máscara causal excluye la diagonal: la posición i también debe verse a sí misma (j <= i)",

@@ -25,11 +25,43 @@ def _tokens(rng, B, S, pad_id):
     return tokens
 
 
+# A float mask that is 0 exactly where the course's is True and negative elsewhere.
+ADDITIVE = checks.Mistake(
+    "the mask is an additive float mask (0 = may attend, -inf = blocked), the convention of the lecture notebook 002 "
+    "(and nn.Transformer); unlike the lecture notebook 002, the course's masks are boolean, True = may attend, and "
+    "attention puts the -inf in itself: build it with comparisons and & (to convert an additive mask, mask == 0; "
+    ".bool() would be True exactly where it blocks)",
+    "la máscara es una máscara float aditiva (0 = puede atender, -inf = bloqueado), la convención del cuaderno de "
+    "clase 002 (y de nn.Transformer); a diferencia del cuaderno de clase 002, las máscaras del curso son booleanas, "
+    "True = puede atender, y la atención pone el -inf por sí misma: constrúyela con comparaciones y & (para "
+    "convertir una máscara aditiva, mask == 0; .bool() sería True justo donde bloquea)")
+
+# Said of a boolean mask whose True marks what is blocked.
+MHA_CONVENTION = (
+    "True = blocked is nn.MultiheadAttention's convention (attn_mask, key_padding_mask), the opposite of the course's",
+    "True = bloqueado es la convención de nn.MultiheadAttention (attn_mask, key_padding_mask), la contraria a la del "
+    "curso")
+
+
+def _additive(actual, expected) -> bool:
+    """``actual`` is an additive float mask (0 where ``expected`` is True, negative where it is
+    False), also with extra leading axes of size 1 (the lecture's (1, 1, T, T))."""
+    if not isinstance(actual, torch.Tensor) or not actual.is_floating_point() or actual.dim() < expected.dim():
+        return False
+    lead = actual.shape[:actual.dim() - expected.dim()]
+    if any(size != 1 for size in lead) or actual.shape[len(lead):] != expected.shape:
+        return False
+    actual = actual.reshape(expected.shape)
+    return bool((actual <= 0).all()) and torch.equal(actual == 0, expected)
+
+
 def _equal(actual, expected, what, mistakes):
     """checks.equal, naming the mistake whose mask ``actual`` equals exactly."""
     try:
         checks.equal(actual, expected, what)
     except checks.CheckFailure as failure:
+        if _additive(actual, expected) and not bool(expected.all()):
+            raise failure.naming(ADDITIVE) from None
         found = checks.recognise(actual, mistakes, lambda a, m: isinstance(a, torch.Tensor) and a.shape == m.shape
                                  and a.dtype == m.dtype and torch.equal(a, m))
         raise (failure.naming(found) if found else failure) from None
@@ -43,8 +75,10 @@ CAUSAL = {  # the ways causal_mask goes wrong: (en, es, mask of size T)
     "triu": ("causal_mask is the upper triangle (torch.triu): position i may only see positions j <= i (torch.tril)",
              "causal_mask es el triángulo superior (torch.triu): la posición i solo puede ver j <= i (torch.tril)",
              lambda T: _causal(T).T.contiguous()),
-    "inverted": ("the causal mask is inverted (True above the diagonal): True must mean may attend, j <= i",
-                 "la máscara causal está invertida (True sobre la diagonal): True debe significar que se puede atender, j <= i",
+    "inverted": ("the causal mask is inverted (True above the diagonal): True must mean may attend, j <= i; "
+                 + MHA_CONVENTION[0],
+                 "la máscara causal está invertida (True sobre la diagonal): True debe significar que se puede atender, "
+                 "j <= i; " + MHA_CONVENTION[1],
                  lambda T: ~_causal(T)),
     "no diagonal": ("the causal mask leaves out the diagonal: position i must also see itself (j <= i)",
                     "la máscara causal excluye la diagonal: la posición i también debe verse a sí misma (j <= i)",
@@ -65,8 +99,10 @@ CAUSAL = {  # the ways causal_mask goes wrong: (en, es, mask of size T)
 }
 
 PADDING = {  # the ways padding_mask goes wrong: (en, es, mask of the tokens and pad_id)
-    "inverted": ("the padding mask is inverted: True must mark the real tokens (tokens != pad_id)",
-                 "la máscara de relleno está invertida: True debe marcar los tokens reales (tokens != pad_id)",
+    "inverted": ("the padding mask is inverted: True must mark the real tokens (tokens != pad_id); "
+                 + MHA_CONVENTION[0],
+                 "la máscara de relleno está invertida: True debe marcar los tokens reales (tokens != pad_id); "
+                 + MHA_CONVENTION[1],
                  lambda t, p: (t == p)[:, None, None, :]),
     "greater": ("the padding mask keeps only the ids above pad_id (tokens > pad_id): the ids below it are real "
                 "words too; compare with tokens != pad_id",
@@ -137,6 +173,12 @@ def test_target_mask(student, rng):
                        "target_mask combina relleno y causalidad con ^ (XOR): oculta las posiciones que ambas permiten; "
                        "necesita & (AND)",
                        output=lambda: padding ^ _causal(T)),
+        checks.Mistake("target_mask is inverted, True where a position is padding or in the future (pad | ~causal): "
+                       "True must mean may attend; " + MHA_CONVENTION[0] + "; the course's masks combine with &",
+                       "target_mask está invertida, True donde una posición es relleno o futuro (pad | ~causal): True "
+                       "debe significar que se puede atender; " + MHA_CONVENTION[1] + "; las máscaras del curso se "
+                       "combinan con &",
+                       output=lambda: ~(padding & _causal(T))),
         checks.Mistake("target_mask ignores the padding: combine padding_mask & causal_mask",
                        "target_mask ignora el relleno: combina padding_mask & causal_mask",
                        output=lambda: _causal(T).expand(B, 1, T, T)),

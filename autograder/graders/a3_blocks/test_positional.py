@@ -279,8 +279,13 @@ PE_PLAIN = checks.Mistake(
 
 
 def _pe_buffer(report, what):
+    """The student's table as ``(max_len, d_model)``. Lecture 000 stores it as ``(1, max_len,
+    d_model)`` and adds ``pe[:, :T]``, which is right too: a leading axis of size 1 is dropped."""
     if "pe" in report.get("buffers", []) and not report["parameters"]:
-        return report["attributes"].get("pe")
+        pe = report["attributes"].get("pe")
+        if isinstance(pe, torch.Tensor) and pe.dim() == 3 and pe.size(0) == 1:
+            return pe[0]
+        return pe
     failure = checks.CheckFailure(
         f"{what}: pe must be a registered buffer (self.register_buffer) and the module must have no parameters",
         f"{what}: pe debe ser un buffer registrado (self.register_buffer) y el módulo no debe tener parámetros")

@@ -7,8 +7,9 @@ expected loss and parameters come from the same step taken here with the referen
 Models that must show whether dropout is on use p = 1, which in training mode zeroes every
 dropped activation: deterministic, so the output of that mistake can be computed here too.
 
-Over 350 lines: the four functions of training.py share the reference runs and the
-mistakes these graders name; split, each file would import most of the others.
+Over 350 lines: the five functions of training.py share the reference runs and the
+mistakes these graders name (fit_and_validate's are fit's and evaluate's); split, each
+file would import most of the others.
 """
 
 import math
@@ -401,3 +402,175 @@ def test_fit(student, rng):
         raise checks.CheckFailure("fit must put the model in training mode (model.train())",
                                   "fit debe poner el modelo en modo de entrenamiento (model.train())"
                                   ).naming(variants.mistake(*FIT_MODE, None))
+
+
+VALID_FIRST = ("fit_and_validate evaluates the validation batches before each epoch's training: train the epoch "
+               "first, then append evaluate(model, valid_loader, pad_id)",
+               "fit_and_validate evalúa los lotes de validación antes del entrenamiento de cada época: entrena "
+               "primero la época y después añade evaluate(model, valid_loader, pad_id)")
+VALID_IS_TRAIN = ("fit_and_validate's validation curve holds the training losses: append evaluate(model, "
+                  "valid_loader, pad_id) to it after each epoch",
+                  "la curva de validación de fit_and_validate contiene las pérdidas de entrenamiento: añádele "
+                  "evaluate(model, valid_loader, pad_id) tras cada época")
+VALID_ON_TRAIN = ("fit_and_validate evaluates the training batches: score valid_loader, the held-out pairs, "
+                  "with evaluate(model, valid_loader, pad_id)",
+                  "fit_and_validate evalúa los lotes de entrenamiento: puntúa valid_loader, los pares apartados, con "
+                  "evaluate(model, valid_loader, pad_id)")
+VALID_ONCE = ("fit_and_validate gives every epoch the validation loss of the last one (evaluate called once, after "
+              "the epoch loop): call evaluate at the end of every epoch, inside the loop",
+              "fit_and_validate da a cada época la pérdida de validación de la última (evaluate llamado una vez, tras "
+              "el bucle de épocas): llama a evaluate al final de cada época, dentro del bucle")
+VALID_PAD = ("fit_and_validate does not pass its pad_id on to evaluate, so validation leaves out the labels equal to "
+             "0 instead: evaluate(model, valid_loader, pad_id)",
+             "fit_and_validate no pasa su pad_id a evaluate, así que la validación excluye las etiquetas iguales a 0: "
+             "evaluate(model, valid_loader, pad_id)")
+VALID_TRAIN_MODE = ("fit_and_validate validates with the model in training mode (dropout on): validate with "
+                    "evaluate, which switches the model to eval mode",
+                    "fit_and_validate valida con el modelo en modo de entrenamiento (dropout activo): valida con "
+                    "evaluate, que pone el modelo en modo de evaluación")
+TRAIN_AGAIN = ("after validating, fit_and_validate trains the next epoch in eval mode (dropout off): evaluate puts "
+               "the model back in the mode it had; a model.eval() of your own needs a model.train() after validation",
+               "tras validar, fit_and_validate entrena la época siguiente en modo de evaluación (sin dropout): "
+               "evaluate devuelve el modelo al modo que tenía; un model.eval() tuyo necesita un model.train() tras "
+               "la validación")
+TRAIN_MODE_FIRST = ("fit_and_validate does not put the model in training mode (model.train()) before the first epoch",
+                    "fit_and_validate no pone el modelo en modo de entrenamiento (model.train()) antes de la primera "
+                    "época")
+CURVES_SHAPE = ("fit_and_validate must return {\"train\": [...], \"valid\": [...]}: a dict of two lists with one "
+                "float per epoch each, created once before the epoch loop and appended to in it",
+                "fit_and_validate debe devolver {\"train\": [...], \"valid\": [...]}: un dict de dos listas con un "
+                "float por época cada una, creadas una vez antes del bucle de épocas y ampliadas dentro de él")
+
+
+def _curves_shape(curves, epochs) -> checks.Mistake | None:
+    """What a result of the wrong kind says about fit_and_validate's loop, if it is one."""
+    if isinstance(curves, (tuple, list)) and len(curves) == 2 and all(isinstance(c, list) for c in curves):
+        return checks.Mistake("fit_and_validate returns a pair of lists: return a dict, {\"train\": train_losses, "
+                              "\"valid\": valid_losses}",
+                              "fit_and_validate devuelve un par de listas: devuelve un dict, {\"train\": "
+                              "pérdidas_entrenamiento, \"valid\": pérdidas_validación}")
+    if not isinstance(curves, dict):
+        return None
+    valid = curves.get("valid")
+    if isinstance(valid, (int, float)):
+        return checks.Mistake("fit_and_validate's \"valid\" is one number: keep a list with evaluate's value after "
+                              "every epoch",
+                              "el \"valid\" de fit_and_validate es un número: guarda una lista con el valor de "
+                              "evaluate tras cada época")
+    if isinstance(valid, list) and len(valid) == 1 and epochs > 1:
+        return checks.Mistake(*VALID_ONCE)
+    return variants.history_shape(curves.get("train"), epochs)
+
+
+def _mode_mistake(got: list, want: list, per_epoch: int, trained: int) -> tuple[checks.Mistake | None, str, str]:
+    """The first forward call run in another mode than the reference's: the mistake it shows and
+    the call, described in both languages; ``(None, "", "")`` when the modes agree."""
+    for k, (g, w) in enumerate(zip(got, want)):
+        if g[2] == w[2]:
+            continue
+        epoch, within = divmod(k, per_epoch)
+        if within >= trained:
+            mistake = VALID_TRAIN_MODE
+        else:
+            mistake = TRAIN_MODE_FIRST if epoch == 0 else TRAIN_AGAIN
+        kind = ("a validation", "de validación") if within >= trained else ("a training", "de entrenamiento")
+        mode = ("training", "entrenamiento") if g[2] else ("eval", "evaluación")
+        return (checks.Mistake(*mistake), f"in epoch {epoch + 1}, the model ran {kind[0]} batch in {mode[0]} mode",
+                f"en la época {epoch + 1}, el modelo procesó un lote {kind[1]} en modo de {mode[1]}")
+    return None, "", ""
+
+
+@pytest.mark.points(2)
+def test_fit_and_validate(student, rng):
+    """Does fit_and_validate train each epoch as fit does, then evaluate the validation batches in eval mode, returning both curves? / ¿Entrena fit_and_validate cada época como fit y evalúa después los lotes de validación en modo de evaluación, devolviendo ambas curvas?"""
+    training = reference.load("training")
+    Vs, Vt = checks.randint(rng, 8, 14), checks.randint(rng, 8, 14)
+    model, spec = model_and_spec(rng, Vs, Vt)
+    train = [(source_batch(rng, B, S, Vs), target_batch(rng, B, T, Vt)) for B, S, T in ((3, 5, 6), (4, 4, 7))]
+    # Validation batches of very different token counts, none of them a training batch.
+    valid = [(source_batch(rng, B, S, Vs), target_batch(rng, B, T, Vt)) for B, S, T in ((1, 3, 4), (5, 6, 9))]
+    epochs, lr = 3, 0.3
+    eps = round(0.05 + 0.15 * torch.rand(1, generator=rng).item(), 3)
+    pad = _common_label(train + valid)  # a pad_id that is not 0 must reach train_step and evaluate
+    # A clipping threshold below the first gradient's norm, so that clip_norm changes the run.
+    probe = variants.deep(model)
+    src, tgt = train[0]
+    training.sequence_loss(probe(src, tgt[:, :-1]), tgt[:, 1:], pad, eps).backward()
+    clip = round(0.5 * torch.nn.utils.clip_grad_norm_(probe.parameters(), float("inf")).item(), 6)
+    out = student.script([
+        ["opt", "torch.optim.SGD", [{"$params": "model"}], {"lr": lr}],
+        ["watch", "watch", [{"$": "model"}], {}],
+        ["curves", "training.fit_and_validate", [{"$": "model"}, train, valid, {"$": "opt"}, epochs],
+         {"pad_id": pad, "label_smoothing": eps, "clip_norm": clip}],
+        ["watched", "$watch.take", [], {}],
+        ["mode", "getattr", [{"$": "model"}, "training"], {}],
+    ], model_spec=spec, returns=["curves", "mode", "watched"], state=True)
+
+    def run(first=False, scored=valid, as_train=False, once=False, pad_id=pad, **switches):
+        m = variants.deep(model)
+        m.train()
+        opt = torch.optim.SGD(m.parameters(), lr=lr)
+        curves = {"train": [], "valid": []}
+        for _ in range(epochs):
+            if first:
+                curves["valid"].append(_evaluate(m, scored, pad_id=pad_id))
+            losses = [variants.step(m, s, t, opt, pad, eps, clip, **switches) for s, t in train]
+            curves["train"].append(sum(losses) / len(losses))
+            if not first:
+                curves["valid"].append(_evaluate(m, scored, pad_id=pad_id))
+        if as_train:
+            curves["valid"] = list(curves["train"])
+        if once:
+            curves["valid"] = [curves["valid"][-1]] * epochs
+        return curves, _params(m)
+
+    # The reference's run, watched as the student's was (the model comes in eval mode).
+    ref = variants.deep(model).eval()
+    watch = stages.watch(ref)
+    want = training.fit_and_validate(ref, train, valid, torch.optim.SGD(ref.parameters(), lr=lr), epochs,
+                                     pad_id=pad, label_smoothing=eps, clip_norm=clip)
+    watched = watch.take()
+    watch.stop()
+    what = (f"fit_and_validate(model, 2 training batches, 2 validation batches, SGD(lr={lr}), epochs={epochs}, "
+            f"pad_id={pad}, label_smoothing={eps}, clip_norm={clip})")
+    steps = epochs * len(train)
+    atol, rtol = 1e-8 + CLIP_SLACK * lr * steps, 1e-6
+    curves = out["curves"]
+    shape = _curves_shape(curves, epochs)
+    checks.expect(shape is None and isinstance(curves, dict) and all(
+        isinstance(curves.get(k), list) and len(curves[k]) == epochs for k in ("train", "valid")),
+        f"{what} must return {{\"train\": [{epochs} losses], \"valid\": [{epochs} losses]}}, got {curves!r:.100}",
+        f"{what} debe devolver {{\"train\": [{epochs} pérdidas], \"valid\": [{epochs} pérdidas]}}",
+        mistake=shape or checks.Mistake(*CURVES_SHAPE))
+    try:
+        for e in range(epochs):
+            checks.close_number(curves["train"][e], want["train"][e], f"{what}: training loss of epoch {e + 1}",
+                                atol=atol, rtol=rtol)
+        for e in range(epochs):
+            checks.close_number(curves["valid"][e], want["valid"][e], f"{what}: validation loss after epoch {e + 1}",
+                                atol=atol, rtol=rtol)
+        for name, p in ref.named_parameters():
+            checks.close(out["state"].get(name), p.detach(), f"{what}: parameter {name} after training",
+                         atol=atol, rtol=rtol)
+    except checks.CheckFailure as failure:
+        # A run is compared as (training losses + validation losses, parameters), as _same_run reads it.
+        def flat(**kw):
+            return lambda: (lambda c, state: (c["train"] + c["valid"], state))(*run(**kw))
+        raise variants.named(failure, (curves["train"] + curves["valid"], out["state"]), [
+            variants.mistake(*VALID_FIRST, flat(first=True)),
+            variants.mistake(*VALID_IS_TRAIN, flat(as_train=True)),
+            variants.mistake(*VALID_ON_TRAIN, flat(scored=train)),
+            variants.mistake(*VALID_ONCE, flat(once=True)),
+            variants.mistake(*VALID_PAD, flat(pad_id=0))] + [
+            variants.mistake(*names, flat(**switches)) for names, switches in variants.STEP_SWITCHES.items()],
+            _same_run(atol, rtol)).shaped(
+                stages.calls_difference(out["watched"]["calls"], watched["calls"],
+                                        ("during fit_and_validate", "durante fit_and_validate"))) from None
+    mistake, en, es = _mode_mistake(out["watched"]["calls"], watched["calls"], len(train) + len(valid), len(train))
+    if mistake is not None:
+        raise checks.CheckFailure(f"{what}: {en}, where the reference's is not",
+                                  f"{what}: {es}, donde el de la referencia no").naming(mistake)
+    if out["mode"] is not True:
+        raise checks.CheckFailure(f"{what} must leave the model in training mode",
+                                  f"{what} debe dejar el modelo en modo de entrenamiento").naming(
+            checks.Mistake(*TRAIN_AGAIN))

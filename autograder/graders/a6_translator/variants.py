@@ -444,3 +444,185 @@ TRANSLATE_SWITCHES = [  # (mistake, translate() switches); a mistake may come in
 def translate_mistakes(model, lines, sv, tv, **kw):
     return [mistake(*names, (lambda switches=switches: translate(model, lines, sv, tv, **kw, **switches)))
             for names, switches in TRANSLATE_SWITCHES]
+
+
+# ----------------------------------------------------------------------------- corpus
+
+def read(text: str, *, first_line=True, strip=True, ids=True, semicolons=True, attribution=True,
+         empty_sides=False) -> list[list[str]]:
+    """The pairs ``read_pairs`` gives for a file holding ``text`` (as lists, as they come
+    back from the student's process), with switches that make one mistake each."""
+    pairs = []
+    # Text-mode reading turns \r\n into \n and keeps each line's \n (the graders write no other line breaks).
+    for number, line in enumerate(text.replace("\r\n", "\n").splitlines(keepends=True)):
+        if not first_line and number == 0:
+            continue
+        if not line.strip():
+            continue
+        sep = "\t" if "\t" in line or not semicolons else ";"
+        fields = [f.strip() if strip else f for f in line.split(sep)]
+        if len(fields) == 4 and (not ids or (fields[0].strip().isdigit() and fields[2].strip().isdigit())):
+            en, es = fields[1], fields[3]
+        elif sep == "\t" and len(fields) in ((2, 3) if attribution else (2,)):
+            en, es = fields[0], fields[1]
+        else:
+            continue
+        if empty_sides or (en and es):  # unstripped, "  " is not empty: so a reader that does not strip sees it
+            pairs.append([en, es])
+    return pairs
+
+
+READ = {  # switch -> (English, Spanish) name of the mistake
+    "first_line": ("read_pairs skips the first line as if it were a header: Tatoeba's exports have no header line, so "
+                   "the first line is a sentence pair",
+                   "read_pairs salta la primera línea como si fuera una cabecera: las exportaciones de Tatoeba no "
+                   "tienen cabecera, así que la primera línea es un par de frases"),
+    "strip": ("read_pairs does not strip the sentences: spaces (or the line's \\n) around a field stay in the text; "
+              ".strip() every field",
+              "read_pairs no recorta las frases: quedan espacios (o el \\n de la línea) alrededor de un campo; aplica "
+              ".strip() a cada campo"),
+    "ids": ("read_pairs takes a line such as a header (id;en;id;es) for a pair: a 4-field line is a pair only when its "
+            "first and third fields are number ids (.isdigit())",
+            "read_pairs toma por un par una línea como una cabecera (id;en;id;es): una línea de 4 campos solo es un "
+            "par cuando su primer y su tercer campo son ids numéricos (.isdigit())"),
+    "semicolons": ("read_pairs does not read the ;-separated form id;en;id;es: split on \";\" when a line holds no tab",
+                   "read_pairs no lee la forma separada por ;, id;en;id;es: separa por \";\" cuando la línea no tiene "
+                   "tabuladores"),
+    "attribution": ("read_pairs skips the manythings lines with a third field (the attribution): 2 or 3 tab-separated "
+                    "fields are English, Spanish[, attribution]",
+                    "read_pairs salta las líneas de manythings con un tercer campo (la atribución): 2 o 3 campos "
+                    "separados por tabuladores son inglés, español[, atribución]"),
+    "empty_sides": ("read_pairs keeps pairs with an empty side: skip a line whose English or Spanish is empty once "
+                    "stripped",
+                    "read_pairs conserva pares con un lado vacío: salta una línea cuyo inglés o español queda vacío "
+                    "tras el strip"),
+}
+READ_DEFAULT = {"first_line": True, "strip": True, "ids": True, "semicolons": True, "attribution": True,
+                "empty_sides": False}
+
+
+def read_mistakes(text: str) -> list[checks.Mistake]:
+    """Mistakes whose output is the pairs read from ``text`` with that mistake."""
+    return [mistake(*READ[s], (lambda s=s: read(text, **{s: not READ_DEFAULT[s]}))) for s in READ]
+
+
+def drop_long(pairs, max_words, *, at_most=True, english=True, spanish=True, split=str.split) -> list:
+    def fits(text):
+        n = len(split(text))
+        return n <= max_words if at_most else n < max_words
+    return [list(p) for p in pairs if (not english or fits(p[0])) and (not spanish or fits(p[1]))]
+
+
+DROP = {  # (name, switches)
+    "at_most": (("drop_long_pairs drops the sides of exactly max_words words (use <=, \"at most\")",
+                 "drop_long_pairs descarta los lados de exactamente max_words palabras (usa <=, \"como mucho\")"),
+                {"at_most": False}),
+    "english": (("drop_long_pairs checks only the Spanish side: a pair goes when either side is too long",
+                 "drop_long_pairs solo comprueba el lado español: un par se va cuando cualquiera de sus lados es "
+                 "demasiado largo"), {"english": False}),
+    "spanish": (("drop_long_pairs checks only the English side: a pair goes when either side is too long",
+                 "drop_long_pairs solo comprueba el lado inglés: un par se va cuando cualquiera de sus lados es "
+                 "demasiado largo"), {"spanish": False}),
+    "split": (("drop_long_pairs counts words with .split(\" \"), which counts an empty word between two spaces in a "
+               "row: .split() with no argument splits on runs of whitespace",
+               "drop_long_pairs cuenta las palabras con .split(\" \"), que cuenta una palabra vacía entre dos espacios "
+               "seguidos: .split() sin argumento separa por tramos de espacios"), {"split": lambda t: t.split(" ")}),
+}
+SORTED = ("the pairs come back in another order (sorted?): keep the order of the input, as the lecture's sort by "
+          "length belongs to batching, not here",
+          "los pares vuelven en otro orden (¿ordenados?): conserva el orden de la entrada; ordenar por longitud, como "
+          "hace la clase, es cosa de los lotes, no de aquí")
+
+
+def drop_mistakes(pairs, max_words) -> list[checks.Mistake]:
+    return [mistake(*names, (lambda sw=switches: drop_long(pairs, max_words, **sw))) for names, switches in DROP.values()]
+
+
+BY_LINE = ("split_by_source splits line by line: an English sentence with several translations lands on both sides, so "
+           "validation holds sentences the model trained on and its loss looks better than it is; put all pairs of "
+           "one English sentence on the same side (shuffle the distinct English sentences, not the pairs)",
+           "split_by_source divide línea a línea: una frase inglesa con varias traducciones cae en los dos lados, así "
+           "que validación contiene frases con las que el modelo entrenó y su pérdida parece mejor de lo que es; pon "
+           "todos los pares de una frase inglesa en el mismo lado (baraja las frases inglesas distintas, no los pares)")
+SPLIT_ORDER = ("split_by_source changes the order of the pairs (sorted or shuffled): go through pairs once and put each "
+               "on its side, so both lists keep the input order",
+               "split_by_source cambia el orden de los pares (ordenados o barajados): recorre pairs una vez y pon cada "
+               "uno en su lado, así las dos listas conservan el orden de entrada")
+UNSEEDED = ("split_by_source gives another split each time for the same seed: shuffle with random.Random(seed) (or a "
+            "generator seeded with seed), not the global random state or an unseeded generator",
+            "split_by_source da otra división cada vez con la misma semilla: baraja con random.Random(seed) (o un "
+            "generador con la semilla seed), no con el estado global de random ni con un generador sin semilla")
+SEED_IGNORED = ("split_by_source gives the same split whatever the seed: shuffle the English sentences with a generator "
+                "seeded with seed",
+                "split_by_source da la misma división sea cual sea la semilla: baraja las frases inglesas con un "
+                "generador con la semilla seed")
+
+
+# ----------------------------------------------------------------------------- checkpoint
+
+NOT_A_PAIR = ("load_model must return a pair (model, extra): the rebuilt Transformer and the dict of extra data",
+              "load_model debe devolver un par (model, extra): el Transformer reconstruido y el dict de datos extra")
+NOT_PLAIN = ("the checkpoint holds an object that torch.load(..., weights_only=True) refuses to read (the "
+             "TransformerConfig itself, or the whole model?): save plain data only: dataclasses.asdict(model.config), "
+             "model.state_dict() and the extra data",
+             "el checkpoint contiene un objeto que torch.load(..., weights_only=True) se niega a leer (¿el propio "
+             "TransformerConfig, o el modelo entero?): guarda solo datos simples: dataclasses.asdict(model.config), "
+             "model.state_dict() y los datos extra")
+BUFFERS_LOST = ("the saved weights lack the model's buffers (positional.pe): save model.state_dict(), which holds the "
+                "parameters and the buffers, not model.parameters() or model.named_parameters()",
+                "a los pesos guardados les faltan los buffers del modelo (positional.pe): guarda model.state_dict(), "
+                "que contiene los parámetros y los buffers, no model.parameters() ni model.named_parameters()")
+OTHER_CONFIG = ("the model is rebuilt with another configuration than the one saved (other sizes or options): save "
+                "dataclasses.asdict(model.config) whole and rebuild with Transformer(TransformerConfig(**config))",
+                "el modelo se reconstruye con otra configuración que la guardada (otros tamaños u opciones): guarda "
+                "dataclasses.asdict(model.config) entero y reconstruye con Transformer(TransformerConfig(**config))")
+NO_EVAL_LOADED = ("load_model returns the model in training mode: call model.eval() before returning it, or dropout "
+                  "changes every output",
+                  "load_model devuelve el modelo en modo de entrenamiento: llama a model.eval() antes de devolverlo, o "
+                  "el dropout cambia cada salida")
+NOT_THE_WEIGHTS = ("the reloaded model's weights are not those of the model saved (its configuration and mode are "
+                   "right): save model.state_dict() of the model given, when it is given (not a fresh model's, nor "
+                   "weights taken before training), and load them with model.load_state_dict",
+                   "los pesos del modelo recargado no son los del modelo guardado (su configuración y su modo están "
+                   "bien): guarda model.state_dict() del modelo recibido, cuando se recibe (no los de un modelo "
+                   "nuevo, ni pesos tomados antes de entrenar), y cárgalos con model.load_state_dict")
+EXTRA_LOST = ("load_model does not give back the extra data save_model was given: save the keyword arguments under "
+              "\"extra\" and return them as the second value",
+              "load_model no devuelve los datos extra que recibió save_model: guarda los argumentos con nombre en "
+              "\"extra\" y devuélvelos como segundo valor")
+NO_MAP_LOCATION = ("load_model does not pass map_location on to torch.load, so a file saved on a GPU asks for that GPU "
+                   "and fails on a machine without it: torch.load(path, map_location=map_location, weights_only=True)",
+                   "load_model no pasa map_location a torch.load, así que un archivo guardado en una GPU pide esa GPU "
+                   "y falla en una máquina sin ella: torch.load(path, map_location=map_location, weights_only=True)")
+FORMAT = ("load_model does not read the file format save_model documents, one dict {\"config\": ..., \"state_dict\": "
+          "..., \"extra\": ...}: a checkpoint that another correct save_model wrote must load too",
+          "load_model no lee el formato de archivo que documenta save_model, un dict {\"config\": ..., "
+          "\"state_dict\": ..., \"extra\": ...}: un checkpoint escrito por otro save_model correcto también debe cargar")
+UNSAFE = ("load_model unpickles the file with weights_only=False (or in some other unsafe way): the code the "
+          "checkpoint carried ran while it was read; torch.load(..., weights_only=True) reads tensors and plain data "
+          "only and refuses the rest before running it",
+          "load_model lee el archivo con weights_only=False (o de otra forma insegura): el código que traía el "
+          "checkpoint se ejecutó al leerlo; torch.load(..., weights_only=True) solo lee tensores y datos simples y "
+          "rechaza el resto antes de ejecutarlo")
+NOT_STRICT = ("load_model accepts weights that do not fit the configuration: load_state_dict(..., strict=False) "
+              "leaves the missing ones random and ignores the unexpected ones; keep the default strict=True",
+              "load_model acepta pesos que no encajan con la configuración: load_state_dict(..., strict=False) deja "
+              "al azar los que faltan e ignora los que sobran; conserva el strict=True por defecto")
+
+
+def load_error(error: dict | None) -> checks.Mistake | None:
+    """What an error load_model raised on a file save_model (or the reference) wrote says."""
+    if not error:
+        return None
+    message = error.get("message") or ""
+    if error["type"] == "UnpicklingError":
+        return checks.Mistake(*NOT_PLAIN)
+    if "deserialize object on" in message:
+        return checks.Mistake(*NO_MAP_LOCATION)
+    if error["type"] == "RuntimeError" and "state_dict" in message:
+        if "Missing key" in message and "positional.pe" in message and "Unexpected key" not in message:
+            return checks.Mistake(*BUFFERS_LOST)
+        return checks.Mistake(*OTHER_CONFIG)
+    if error["type"] == "HarnessError" and "__getitem__" in message:
+        return checks.Mistake(*NOT_A_PAIR)
+    return None

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import tempfile
 import traceback
 from pathlib import Path
 
@@ -312,8 +314,28 @@ class Watch:
         self._handles = []
 
 
+def scratch_file(name, text=None):
+    """A path named ``name`` in a fresh folder of the worker's temporary directory (private
+    to the worker in the sandbox): the file that a grader of a function reading or writing
+    files passes it. When given, ``text`` is its content: a str is written as UTF-8, line
+    endings as given; a 1-D uint8 tensor is written as those bytes (a binary file, such as
+    a torch checkpoint, which only a tensor carries across the wire)."""
+    folder = tempfile.mkdtemp(prefix="grader-")
+    path = os.path.join(folder, os.path.basename(str(name)) or "data")
+    if isinstance(text, torch.Tensor):
+        if text.dtype != torch.uint8 or text.dim() != 1:
+            raise HarnessError(f"scratch_file's bytes come as a 1-D uint8 tensor, got {text.dtype} {tuple(text.shape)}")
+        with open(path, "wb") as f:
+            f.write(text.numpy().tobytes())
+    elif text is not None:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(str(text))
+    return path
+
+
 # Torch objects a script may build besides the submission's own (optimizers for training
-# steps, generators for shuffling); anything else a grader needs comes from the submission.
+# steps, generators for shuffling), and files for it to read; anything else a grader needs
+# comes from the submission.
 SCRIPT_TORCH = {
     "torch.optim.SGD": lambda: torch.optim.SGD,
     "torch.optim.Adam": lambda: torch.optim.Adam,
@@ -325,6 +347,7 @@ SCRIPT_TORCH = {
     "getattr": lambda: getattr,
     "trace": lambda: trace,
     "watch": lambda: Watch,
+    "scratch_file": lambda: scratch_file,
 }
 
 

@@ -139,3 +139,49 @@ def fit(model, loader, optimizer, epochs, pad_id=0, label_smoothing=0.0, clip_no
             batches += 1
         history.append(total / batches)
     return history
+
+
+def fit_and_validate(model, train_loader, valid_loader, optimizer, epochs, pad_id=0, label_smoothing=0.0,
+                     clip_norm=None):
+    """Train for ``epochs`` passes over ``train_loader``, validating after each one.
+
+    The two curves show when training stops helping: the training loss keeps going down
+    while the validation loss stops improving (it flattens, and may rise) once the model
+    starts to memorise its training pairs (overfitting). The epoch with the lowest
+    validation loss is the one to keep (early stopping).
+
+    Args:
+        model, optimizer, pad_id, label_smoothing, clip_norm: as in :func:`train_step`.
+        train_loader: iterable of ``(src, tgt)`` batches, iterated once per epoch.
+        valid_loader: iterable of ``(src, tgt)`` batches, scored after every epoch.
+        epochs: number of passes.
+
+    Returns:
+        ``{"train": [...], "valid": [...]}``, two lists of ``epochs`` floats: each epoch's
+        mean of its batch losses (as :func:`fit` gives it) and :func:`evaluate` of
+        ``valid_loader`` (with ``pad_id``) right after that epoch. The model is left in
+        training mode.
+    """
+    # Pista: (~7 líneas) reutiliza tus train_step y evaluate: model.train(); por época,
+    # train_step en cada lote de train_loader (pasándole pad_id, label_smoothing y
+    # clip_norm) y guarda la media, como en fit; después de la época, guarda
+    # evaluate(model, valid_loader, pad_id). evaluate pone el modelo en modo eval y lo
+    # devuelve al modo que tenía, así que la época siguiente entrena de nuevo en modo
+    # entrenamiento (si validas por tu cuenta, vuelve a llamar a model.train()). La pérdida
+    # de validación de evaluate pesa cada token igual y no lleva suavizado, a diferencia de
+    # la del cuaderno de clase 000.
+    # Hint: (~7 lines) reuse your train_step and evaluate: model.train(); each epoch,
+    # train_step on every batch of train_loader (passing pad_id, label_smoothing and
+    # clip_norm on) and keep the mean, as in fit; after the epoch, keep
+    # evaluate(model, valid_loader, pad_id). evaluate puts the model in eval mode and back
+    # in the mode it had, so the next epoch trains in training mode again (if you validate
+    # your own way, call model.train() again). evaluate's validation loss weighs every token
+    # the same and has no smoothing, unlike lecture notebook 000's.
+    model.train()
+    result = {"train": [], "valid": []}
+    for _epoch in range(epochs):
+        losses = [train_step(model, src, tgt, optimizer, pad_id=pad_id, label_smoothing=label_smoothing,
+                             clip_norm=clip_norm) for src, tgt in train_loader]
+        result["train"].append(float(torch.tensor(losses, dtype=torch.float64).mean()))
+        result["valid"].append(float(evaluate(model, valid_loader, pad_id=pad_id)))
+    return result
