@@ -14,9 +14,11 @@ import json
 import os
 from dataclasses import asdict
 
+from autograder.settings import passive_waiting
+
 # Before torch is imported anywhere in the session: the tests share two cores among their
 # own processes, where spinning OpenMP threads cost several times the work (settings.py).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+passive_waiting()
 
 import pytest
 from filelock import FileLock

@@ -30,7 +30,7 @@ from .scores import score
 from .translate import translate_ids
 
 # Validation BLEU under which a run counts as undertrained: on Tatoeba, the embedded corpus,
-# the quickstart reaches about 30 and ten minutes 35 to 40 (docs/translator.md).
+# the quickstart's two epochs reach 40 (docs/translator.md).
 UNDERTRAINED_BLEU = 15.0
 
 
