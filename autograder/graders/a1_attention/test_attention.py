@@ -50,6 +50,8 @@ def _attend(q, k, v, mask=None, mistake=None):
         fill = {"finite fill": -1e9, "plus inf": float("inf")}.get(mistake, float("-inf"))
         filled = scores.masked_fill(mask if mistake == "mask inverted" else ~mask, fill)
         if mistake in ("mask added", "mask multiplied"):  # the lectures' ways, on a boolean mask
+            if mistake == "mask added" and not mask.any():  # adding zeros everywhere is skipping the mask
+                raise ValueError("a mask with no allowed key cannot tell adding it from skipping it")
             filled = scores + mask if mistake == "mask added" else scores * mask
         if mistake in ("finite fill", "nan", "plus inf", "mask added", "mask multiplied"):
             weights = filled.softmax(dim)
