@@ -21,7 +21,7 @@ def verdict(key, tmp_path_factory) -> mutants.Verdict:
     if key not in _VERDICTS:
         batch = sorted(k for k, name in BATCHES.items() if name == BATCHES[key] and (helpers.FULL or k in FAST))
         graded = mutants.grade_many(key[0], [MUTANTS[k] for k in batch], tmp_path_factory.mktemp(BATCHES[key]),
-                                    helpers.tier_seeds(mutants.SEEDS))
+                                    helpers.tier_seeds(mutants.SEEDS_OF.get(key[0], mutants.SEEDS)))
         _VERDICTS.update(zip(batch, graded))
     return _VERDICTS[key]
 
