@@ -83,13 +83,17 @@ def _read_lines(path: str) -> list[str]:
                          "(a Latin-1 or Windows file?); save the file as UTF-8") from None
 
 
+def _decoding(args) -> dict:
+    """The decoding options of `translate`, as Translator.translate takes them."""
+    return dict(strategy=args.strategy, beam_size=args.beam_size, temperature=args.temperature, top_k=args.top_k,
+                top_p=args.top_p, seed=args.seed, no_repeat_ngram=args.no_repeat_ngram)
+
+
 def _translate(args) -> int:
     if args.examples:
         if args.input or args.sentences:
             raise ValueError("--examples translates lecture 000's sentences: give no sentences or --input with it")
-        examples.show(Translator.load(args.checkpoint, args.device), strategy=args.strategy, beam_size=args.beam_size,
-                      temperature=args.temperature, top_k=args.top_k, top_p=args.top_p, seed=args.seed,
-                      no_repeat_ngram=args.no_repeat_ngram)
+        examples.show(Translator.load(args.checkpoint, args.device), **_decoding(args))
         return 0
     if args.input and args.sentences:
         raise ValueError("give sentences or --input FILE, not both")
@@ -103,9 +107,7 @@ def _translate(args) -> int:
         print(f"0 lines translated: {args.input} is empty", file=sys.stderr)
         return 0
     start = time.perf_counter()
-    out = translator.translate(lines, args.strategy, beam_size=args.beam_size, temperature=args.temperature,
-                               top_k=args.top_k, top_p=args.top_p, seed=args.seed,
-                               no_repeat_ngram=args.no_repeat_ngram, as_typed=args.as_typed)
+    out = translator.translate(lines, **_decoding(args), as_typed=args.as_typed)
     seconds = time.perf_counter() - start
     if args.output:
         Path(args.output).write_text("".join(line + "\n" for line in out), encoding="utf-8")

@@ -228,7 +228,7 @@ class Trainer:
                  f"{p['tokens'] / max(p['seconds'], 1e-9):,.0f} tokens/s")
         if self.history["valid"]:  # process 0 validates; the others have nothing to judge by
             final = self.history.get("average", self.history["valid"][-1])
-            advice = undertrained(self.config, final["bleu"], self._epochs(), self.out)
+            advice = undertrained(final["bleu"], self._epochs(), self.out)
             if advice:
                 self.say(advice)
         return self.out
@@ -286,7 +286,7 @@ class Trainer:
         return loss, n_tokens
 
 
-def undertrained(config: TrainConfig, bleu: float, epochs: float, out: Path) -> str | None:
+def undertrained(bleu: float, epochs: float, out: Path) -> str | None:
     """A warning with the command to train further, when the validation BLEU says the model
     is far from what the recipe reaches; None when it is not."""
     if not bleu < UNDERTRAINED_BLEU:  # NaN (no validation pairs) says nothing
