@@ -70,6 +70,25 @@ def test_figures_from_results(tmp_path):
     assert notes["ben"] == ["timed out / tiempo agotado"] and notes["dina"] == ["memory / memoria"]
 
 
+def test_one_mistake_counted_on_inputs_of_other_sizes_is_one_row(tmp_path):
+    """Do diagnoses that differ only in their numbers ("114 values ...", "126 values ...",
+    the same mistake on other inputs) make one row with every student, while diagnoses whose
+    words differ (norm2 against norm3) stay two rows?"""
+    def zeros(n, m):
+        return _likely(f"{n} values differ; {m} values that must be exactly 0 are not",
+                       f"{n} valores difieren; {m} valores que deben ser exactamente 0 no lo son")
+
+    rows = {"ana": zeros(114, 16), "ben": zeros(126, 16), "cris": zeros(16, 3),
+            "dani": _likely("self.norm2 is called where the reference calls self.norm3", "norm2 en vez de norm3"),
+            "eva": _likely("self.norm1 is called where the reference calls self.norm3", "norm1 en vez de norm3")}
+    for name, output in rows.items():
+        (tmp_path / name).mkdir()
+        reports.write_json(tmp_path / name / "results.json", _results([_test(A1, "Does it mask?", 0, output=output)]))
+    data = figures.compute(figures.from_results(tmp_path), [A1])
+    assert [d["count"] for d in data["diagnoses"]] == [3, 1, 1], data["diagnoses"]
+    assert data["diagnoses"][0]["students"] == ["ana", "ben", "cris"]
+
+
 @pytest.mark.parametrize("lang", ["en", "es", "both"])
 def test_page_is_self_contained_and_escaped(tmp_path, lang):
     """Does the page fetch nothing, escape a student's name, and speak --lang?"""

@@ -55,6 +55,21 @@ def test_the_same_message_or_diagnosis_collapses_to_one_entry_with_a_count():
     assert "Passes" not in text
 
 
+def test_one_mistake_counted_on_inputs_of_other_sizes_is_one_entry():
+    """Do two tests whose diagnoses differ only in a count ("114 values ...", "126 values
+    ...") make one "same likely mistake" entry, while another mistake keeps its own?"""
+    def zeros(n):
+        return (f"output: {n} values off\nLikely mistake: {n} values that must be exactly 0 are not",
+                f"salida: {n} valores no coinciden\nError probable: {n} valores que deben ser 0 no lo son")
+
+    a1 = AssignmentResult(course.get("a1_attention"), [
+        _test("Big", *zeros(114)), _test("Bigger", *zeros(126)), _test("Scaled", *SCALED)])
+    text = "\n".join(console.lost_points([a1], "en"))
+    assert "a1_attention · 2 tests (2 points), the same likely mistake" in text, text
+    assert text.count("values that must be exactly 0") == 1 and "for example: Big?" in text
+    assert "a1_attention · Scaled?" in text
+
+
 def test_a_missing_assignment_is_one_line():
     """Is an assignment missing from the submission one line with its points, however many
     tests it has?"""

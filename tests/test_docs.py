@@ -137,3 +137,149 @@ def test_the_lecture_table_names_tests_that_exist():
                                for n in defined[key]), f"{key} has no {name}"
                     checked += 1
     assert checked >= 20
+
+
+# --- Quoted commands, totals and lines checked against what the program does today ---------
+
+COMMAND = re.compile(r"python -m autograder ([^`#\n]*)")
+
+
+def unparsable_commands(paths: list[Path]) -> list[str]:
+    """'file:line: command (argparse's complaint)' for every `python -m autograder ...` that
+    the command line would refuse: an option it does not have, a missing or extra argument.
+    [Optional] parts are dropped; a bare name (`python -m autograder grade` in prose) is fine."""
+    import contextlib
+    import io
+
+    from autograder.cli import build_parser
+
+    refused = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+            for found in COMMAND.finditer(line):
+                for command in found.group(1).split("&&")[:1]:  # `&& translator ...` is another command
+                    while re.search(r"\[[^\[\]]*\]", command):
+                        command = re.sub(r"\[[^\[\]]*\]", "", command)
+                    words = command.split()
+                    if not words or words[0].startswith("."):
+                        continue
+                    err = io.StringIO()
+                    try:
+                        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                            build_parser().parse_args(words)
+                    except SystemExit as exc:
+                        why = (err.getvalue().strip().splitlines() or [""])[-1]
+                        if exc.code and not ("required" in why and all(w.isidentifier() or "-" in w and
+                                                                       not w.startswith("-") for w in words)):
+                            refused.append(f"{path.name}:{number}: {command.strip()} ({why})")
+    return refused
+
+
+def test_every_autograder_command_in_the_docs_parses():
+    """Does every `python -m autograder ...` of README.md and docs/ name options and arguments
+    that the command has (`grade-class` one folder, `gradescope-try -v` ...)?"""
+    assert not unparsable_commands(documents())
+
+
+def test_a_command_the_program_refuses_is_found(tmp_path):
+    """Does the check catch an option that does not exist and a second folder where one belongs?"""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text(
+        "Run `python -m autograder grade-class A B --out OUT` or\n"
+        "    python -m autograder grade solutions --fast\n"
+        "and `python -m autograder grade` [--only a1_attention], `python -m autograder.bench.x`.\n", encoding="utf-8")
+    refused = unparsable_commands(documents(tmp_path))
+    assert [r.split(" (")[0] for r in refused] == ["README.md:1: grade-class A B --out OUT",
+                                                   "README.md:2: grade solutions --fast"], refused
+
+
+def graders_points() -> dict[str, int]:
+    """Each assignment's points: the sum of its hidden graders' @pytest.mark.points(n)."""
+    import ast
+
+    points = {}
+    for folder in sorted((ROOT / "autograder" / "graders").glob("a*_*")):
+        total = 0
+        for path in folder.glob("test_*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                    names = [ast.unparse(d) for d in node.decorator_list]
+                    assert not any("parametrize" in n for n in names), f"{path.name}::{node.name}"  # one count each
+                    total += sum(int(d.args[0].value) for d in node.decorator_list
+                                 if isinstance(d, ast.Call) and ast.unparse(d.func).endswith("mark.points"))
+        points[folder.name] = total
+    return points
+
+
+FULL_MARKS = re.compile(r"\b(?:scored|scores|score|gets?|got|keeps?)\s+(\d+)/(\d+)\b")
+
+
+def wrong_totals(paths: list[Path], points: dict[str, int]) -> list[str]:
+    """'file:line: N/N' for every full score quoted ("scored 115/115", also across a line
+    break) that is neither the course's total nor one assignment's points."""
+    allowed = {sum(points.values()), *points.values()}
+    wrong = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        for found in FULL_MARKS.finditer(text):
+            got, top = found.groups()
+            if got == top and int(top) not in allowed:
+                wrong.append(f"{path.name}:{text.count(chr(10), 0, found.start(2)) + 1}: {got}/{top}")
+    return wrong
+
+
+def test_quoted_full_scores_are_the_graders_points():
+    """Is every full score that README.md and docs/ quote the sum of the hidden graders' points
+    (all six assignments) or one assignment's, and does grading.md quote the total that
+    `grade solutions` prints (the sum)?"""
+    points = graders_points()
+    assert points["a6_translator"] == 39 and len(points) == 6
+    assert not wrong_totals(documents(), points)
+    total = sum(points.values())
+    grading = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
+    assert re.search(rf"scored\s+{total}/{total}\b", grading)
+
+
+def test_a_stale_total_is_found(tmp_path):
+    """Does the check catch a total that was true once (97, before a6 grew) on a copy, also
+    across a line break, and leave one assignment's full score and a count alone?"""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("# Course\n", encoding="utf-8")
+    (tmp_path / "docs" / "grading.md").write_text("It peaked at 474 MiB and scored\n97/97.\nIt scores 39/39 "
+                                                  "in a6 and got 12/14 right.\n", encoding="utf-8")
+    assert wrong_totals(documents(tmp_path), graders_points()) == ["grading.md:2: 97/97"]
+
+
+def test_the_quoted_not_implemented_line_is_the_stub_s():
+    """Does every `not implemented yet: NAME (FILE:LINE)` that README.md and docs/ quote name
+    the line of that stub's `raise NotImplementedError` in assignments/ (what `pytest
+    assignments` prints in the checkout; the release's README is checked on a release, whose
+    one-language hints move the lines: test_release.py)?"""
+    quoted = 0
+    for path in documents():
+        for name, file, line in re.findall(r"not implemented yet: (\w+) \((\w+\.py):(\d+)\)",
+                                           path.read_text(encoding="utf-8")):
+            stub = next((ROOT / "assignments").glob(f"a*/{file}"))
+            lines = stub.read_text(encoding="utf-8").split("\n")
+            assert f'NotImplementedError("not implemented yet: {name}")' in lines[int(line) - 1], (path.name, line)
+            quoted += 1
+    assert quoted >= 1  # students.md
+
+
+def test_students_page_says_what_the_release_holds():
+    """Does students.md say that the release keeps one language's hints (the release's
+    default, Spanish) and has no `python -m autograder`, and put every `python -m autograder`
+    it gives in the course checkout's step?"""
+    import inspect
+
+    from autograder.authoring import release
+    from autograder.cli import build_parser
+
+    text = (ROOT / "docs" / "students.md").read_text(encoding="utf-8")
+    assert inspect.signature(release.build).parameters["lang"].default == "es"
+    assert build_parser().parse_args(["release", "--out", "x"]).lang == "es"
+    words = " ".join(text.split())  # the sentences, whatever their line breaks
+    assert "hints in one language (Spanish unless the instructor chose `--lang en`)" in words
+    assert "with a hint above it (in Spanish and English)" not in words
+    step = text[text.index("3. In the course checkout only"):text.index("## Notebooks")]
+    assert text.count("python -m autograder grade") == step.count("python -m autograder grade") >= 1

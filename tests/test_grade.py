@@ -1,5 +1,6 @@
 """`python -m autograder grade`: scores, results.json, and a broken assignment's blast radius."""
 
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +33,11 @@ def test_the_console_lists_lost_points_in_both_languages(graded_stubs):
     listing = graded_stubs.stdout.split("Lost points / puntos perdidos:")[1]
     assert listing.count("      not implemented yet: causal_mask\n      aún sin implementar: causal_mask\n") == 1
     assert "summary.md" in listing
+    # Each name whole in both languages, also where reference code ran beside the stub (a3-a6):
+    # the English line once read "not implemented yet: Fee…" above "aún sin implementar: FeedForward.__init__".
+    pairs = re.findall(r"^ +not implemented yet: (\S+)\n +aún sin implementar: (\S+)$", listing, re.M)
+    assert len(pairs) >= 18 and all(en == es for en, es in pairs), pairs
+    assert "…" not in listing and {"FeedForward.__init__", "Transformer.encode", "evaluate"} <= {en for en, _ in pairs}
 
 
 def test_the_slowest_call_of_each_assignment_is_reported_with_its_limit(graded_solutions):

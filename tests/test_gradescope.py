@@ -339,12 +339,20 @@ def test_try_command_gives_the_scores_of_the_gradescope_layout(gradescope_root, 
         path.write_bytes(course_notebook("a1_attention"))
         files = {path.name: path.read_bytes()}
     expected, _, _ = run_autograder(gradescope_root, files)
+    verbose = ["-v"] if name == "stubs" else []  # -v in the fast tier, its absence in the full one
     proc = subprocess.run([sys.executable, "-m", "autograder", "gradescope-try", str(autograder_zip), str(path),
-                           "--keep", str(tmp_path / f"try-{name}")],
+                           "--keep", str(tmp_path / f"try-{name}"), *verbose],
                           capture_output=True, text=True, cwd=tmp_path, timeout=900)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     total = sum(t["max_score"] for t in expected["tests"])
     assert _score(proc.stdout) == f"{expected['score']:g} / {total:g}", (name, proc.stdout)
+    # -v adds what run_autograder printed for the instructor: the seed and each assignment's points
+    summary = re.search(r"^graded with seed (\d+)\n((?:  .*\n)+)", proc.stdout, re.M)
+    assert bool(summary) == bool(verbose), proc.stdout
+    if verbose:
+        assert f"  total: {expected['score']:g}/{total:g}" in summary.group(2), proc.stdout
+        assert {t["extra_data"]["assignment"] for t in expected["tests"]} <= {
+            line.strip().split(":")[0] for line in summary.group(2).splitlines()} - {"total"}
     results = tmp_path / f"try-{name}" / "results" / "results.json"
     assert f"results: {results}" in proc.stdout
     tried = json.loads(results.read_text(encoding="utf-8"))

@@ -89,6 +89,22 @@ def test_quoted_reference_lines_are_withheld_and_long_returns_cut():
     assert policy.shorten_quotes("got " + "x" * 100 + " back") == "got " + "x" * 24 + "… back"
 
 
+def test_a_checked_not_implemented_and_location_are_quoted_whole():
+    """Beside reference code, do a "not implemented yet: Class.method" naming the student's
+    own definitions and a location in the student's own file come back whole where feedback
+    quotes them (the English line was cut to "not implemented yet: Fee…" while the Spanish
+    one, written by the grading process, was whole), while any other long string, one naming
+    what the student did not define included, is still cut?"""
+    files = {"feedforward.py": b"class FeedForward:\n    def __init__(self):\n        pass\n"}
+    policy = Redaction(course.get("a3_blocks"), files, SOLUTIONS)
+    own, where = NOT_IMPLEMENTED + "FeedForward.__init__", "feedforward.py:2 in FeedForward"
+    other = NOT_IMPLEMENTED + "ReferenceOnly.secret_helper"
+    policy.clean({"error": {"message": own, "where": where}, "other": other})
+    text = f"{own}\naún sin implementar: FeedForward.__init__ ({where})\n{other}"
+    assert policy.shorten_quotes(text) == (f"{own}\naún sin implementar: FeedForward.__init__ ({where})\n"
+                                           f"{other[:24]}…")
+
+
 def test_beside_reference_code_a_well_known_error_still_gets_its_usual_cause():
     """With reference code beside it, does a well-known torch error get its fixed explanation
     while its message (which could carry anything) stays withheld, a KeyError's key included?"""

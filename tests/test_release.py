@@ -135,6 +135,32 @@ def test_release_install_text_speaks_to_the_student(released):
     assert pin and pin.group(1) == gradescope.TORCH_VERSION
 
 
+def test_release_readme_names_only_what_a_student_can_run_there(released):
+    """Does the release's README say how a student checks their work (public tests, the
+    notebook's check(), Classroom's push) with commands that exist in the release: every
+    `pytest PATH` names a folder of it, every `check("module")` a module that a released
+    notebook checks, the Classroom workflow the file that --classroom writes, and no
+    `python -m autograder` (the graders are not in the release, by design)?"""
+    from autograder.platforms import classroom
+
+    readme = (released / "README.md").read_text(encoding="utf-8")
+    assert "python -m autograder" not in readme and "autograder grade" not in readme
+    runs = re.findall(r"`(pytest[^`]*)`", readme) + re.findall(r"^(pytest[^#\n]*)", readme, re.M)
+    assert "pytest" in [r.strip() for r in runs], runs
+    for command in runs:
+        for path in command.split()[1:]:
+            assert (released / path).exists(), command
+    checks = re.findall(r'`check\("(\w+)"\)`', readme)
+    notebooks = "\n".join(p.read_text(encoding="utf-8") for p in released.glob("notebooks/*/*.ipynb"))
+    assert checks and "`check()`" in readme
+    assert all(f"check('{m}')" in notebooks or f'check(\\"{m}\\")' in notebooks for m in checks), checks
+    assert "`git push`" in readme and f"`{classroom.STUDENT_WORKFLOW}`" in readme
+    # the one line it quotes is what pytest prints here (one-language hints move the stub's lines)
+    for name, file, line in re.findall(r"not implemented yet: (\w+) \((\w+\.py):(\d+)\)", readme):
+        stub = next(released.glob(f"assignments/a*/{file}")).read_text(encoding="utf-8").split("\n")
+        assert f'NotImplementedError("not implemented yet: {name}")' in stub[int(line) - 1], line
+
+
 def test_release_keeps_the_torch_a_machine_already_has(released, tmp_path):
     """Does the command for a GPU machine or a notebook service (requirements only) leave
     an installed torch alone (pip, dry run, in this environment that has torch)?"""

@@ -25,7 +25,8 @@ def scaled_dot_product_attention(q, k, v, mask=None):
 
     Returns:
         ``(output, weights)``: output of shape ``(..., T_q, d_v)`` and attention weights of
-        shape ``(..., T_q, T_k)`` whose rows sum to 1.
+        shape ``(..., T_q, T_k)`` whose rows sum to 1, both of the inputs' dtype (float64 in,
+        float64 out).
 
     A query whose keys are *all* masked has nothing to attend to: its weights row is all
     zeros and its output row is zeros (instead of the NaN that softmax over ``-inf``

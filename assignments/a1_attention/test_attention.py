@@ -568,6 +568,20 @@ def test_rows_of_very_different_scores_each_sum_to_one():
         f"esperaba {_r(want)}", hint)
 
 
+def test_float64_inputs_give_float64_output_and_weights():
+    """Do float64 q, k and v give a float64 output and float64 weights (nothing made in float32
+    on the way), also with a mask and a query whose keys are all masked?"""
+    q, k, v = (torch.randn(2, 3, 4, dtype=torch.float64) for _ in range(3))
+    mask = torch.tensor([[True, True, False], [True, False, False], [False, False, False]])
+    output, weights = scaled_dot_product_attention(q, k, v, mask)
+    assert (output.dtype, weights.dtype) == (torch.float64, torch.float64), (
+        f"float64 inputs gave output {output.dtype} and weights {weights.dtype}, expected float64 for both: a tensor "
+        "made without dtype= (torch.zeros, torch.tensor) is float32; make it like the inputs (zeros_like, "
+        f"dtype=q.dtype) / entradas float64 dieron salida {output.dtype} y pesos {weights.dtype}, se esperaba float64 "
+        "en los dos: un tensor creado sin dtype= (torch.zeros, torch.tensor) es float32; créalo como las entradas "
+        "(zeros_like, dtype=q.dtype)")
+
+
 def test_gradients_reach_q_k_and_v():
     """Do the gradients w.r.t. q, k and v agree with finite differences, also with a query whose keys are all masked?"""
     g = torch.Generator().manual_seed(0)

@@ -260,6 +260,23 @@ def test_cross_attention_matches_torch_with_the_same_weights():
         f"coincide con torch.nn.MultiheadAttention con los mismos pesos; {hint[1]}\n{m}"))
 
 
+def test_a_square_causal_mask_matches_torch():
+    """Does a (T, T) causal mask (broadcast over batch and heads) give the output of
+    torch.nn.MultiheadAttention with the same weights and the same mask?"""
+    torch.manual_seed(11)
+    mha = MultiHeadAttention(16, 4).eval()
+    x = torch.randn(2, 5, 16)
+    causal = torch.ones(5, 5, dtype=torch.bool).tril()  # True = may attend
+    with torch.no_grad():
+        output, _ = mha(x, x, x, causal)
+        want, _ = _torch_twin(mha)(x, x, x, attn_mask=~causal)  # torch's True = may NOT attend
+    torch.testing.assert_close(output, want, msg=lambda m: (
+        "with a (T, T) causal mask the output differs from torch.nn.MultiheadAttention with the same weights and "
+        "mask: pass the mask on to the attention as it is, it broadcasts to (B, h, T, T) / con una máscara causal "
+        "(T, T) la salida no coincide con torch.nn.MultiheadAttention con los mismos pesos y máscara: pasa la "
+        f"máscara a la atención tal cual, se extiende a (B, h, T, T)\n{m}"))
+
+
 def test_attention_dropout_only_in_training():
     """With dropout 0.5, does training mode drop attention weights (and double the kept ones)
     while eval mode gives exactly the output without dropout?"""

@@ -112,7 +112,8 @@ def compute(students: list[Student], assignments: list[str]) -> dict:
             if t.get("score", 0) >= t.get("max_score", 0):
                 continue
             for en, es in diagnoses_of(t):
-                entry = found.setdefault((_assignment(t), en or es), {
+                # grouped by cause: the same mistake on inputs of other sizes counts other values
+                entry = found.setdefault((_assignment(t), reports.cause(en or es)), {
                     "assignment": _assignment(t), "en": en, "es": es, "tests": [], "students": []})
                 if _short(t) not in entry["tests"]:
                     entry["tests"].append(_short(t))

@@ -3,8 +3,8 @@ and time figures, and the lost points with what to fix, in the languages of ``--
 
 The lost points are written for a student at a console: each lost test shows the first
 line of its feedback and, when a grader named one, its diagnosis (the ``Likely mistake:``
-/ ``Error probable:`` lines); tests that lost their points with the very same message are
-one entry with their count (a syntax error fails every test of its assignment alike); an
+/ ``Error probable:`` lines); tests that lost their points with the very same message, or
+with diagnoses that differ only in their numbers, are one entry with their count (a syntax error fails every test of its assignment alike); an
 assignment missing from the submission is one line. The last line names the file with
 every test's full feedback.
 """
@@ -66,19 +66,23 @@ def lost_points(results, lang: str) -> list[str]:
             lines.append(f"  {name}: " + _say(f"missing from the submission, 0/{_fmt(r.max_score)} "
                                                f"({len(r.tests)} tests)", "no está en la entrega", lang))
             continue
-        groups: dict[tuple[str, ...], list[tuple[dict, tuple[str, ...]]]] = {}
+        # Tests with the same diagnosis are grouped by its cause (its text less the numbers: the
+        # same mistake counts other values on inputs of other sizes); without one, by message.
+        groups: dict[tuple, list[tuple[dict, tuple[str, ...]]]] = {}
         for t in lost:
             said = messages(t, lang)
             diagnosis = tuple(line for line in said if line.startswith((LIKELY_EN, LIKELY_ES)))
-            groups.setdefault(diagnosis or said, []).append((t, said))
-        for key, members in groups.items():
+            key = ("cause", *map(reports.cause, diagnosis)) if diagnosis else ("message", *said)
+            groups.setdefault(key, []).append((t, said))
+        for group, members in groups.items():
             first, said = members[0]
+            key = tuple(line for line in said if line.startswith((LIKELY_EN, LIKELY_ES))) or said
             if len(members) == 1:
                 lines.append(f"  {name} · {reports.title(first['name'], lang)}")
                 lines += [f"      {text}" for text in said]
                 continue
             count, points = len(members), _fmt(sum(t["max_score"] - t["score"] for t, _ in members))
-            if key == said:
+            if group[0] == "message":
                 lines.append(f"  {name} · " + _say(f"{count} tests ({points} points), the same message",
                                                     f"{count} tests ({points} puntos), el mismo mensaje", lang))
                 lines += [f"      {text}" for text in said]

@@ -129,6 +129,8 @@ class Redaction:
         reference code cut to its first characters: a grader's message may quote what the
         code returned, and that could be reference code, encoded."""
         for value in sorted(self.returned, key=len, reverse=True):
+            if self.checked(value):  # whole in one language, whole in the other: it can carry no code
+                continue
             for form in {value, repr(value)[1:-1]}:  # quoted as is, or inside a repr
                 head = form[:QUOTE_LIMIT]
                 start = feedback.find(head)
@@ -140,6 +142,18 @@ class Redaction:
                         feedback = feedback[:start + QUOTE_LIMIT] + "…" + feedback[end:]
                     start = feedback.find(head, start + 1)
         return feedback
+
+    def checked(self, value: str) -> bool:
+        """Is ``value`` a string the grading process checks before it shows it, so that
+        feedback may quote it whole: a "not implemented yet: Name.method" naming the
+        student's own definitions, or a ``file.py:LINE in name`` of the student's own code?"""
+        return self.names_own_stub(value) or bool(value) and self.where(value) == value
+
+    def names_own_stub(self, message: str) -> bool:
+        """Is ``message`` "not implemented yet: " and a name the student's files define?"""
+        qualname = message[len(NOT_IMPLEMENTED):]
+        return (message.startswith(NOT_IMPLEMENTED) and bool(_QUALNAME.fullmatch(qualname))
+                and all(part in self.defined for part in qualname.split(".")))
 
     def where(self, where: str) -> str:
         """``file.py:LINE in name`` if it names the student's own file and definition."""
@@ -154,10 +168,8 @@ class Redaction:
         the two messages the grading process can check: not implemented, forbidden call."""
         if not self.beside_reference:
             return self.redact(message)
-        if kind == "NotImplementedError" and message.startswith(NOT_IMPLEMENTED):
-            qualname = message[len(NOT_IMPLEMENTED):]
-            if _QUALNAME.fullmatch(qualname) and all(part in self.defined for part in qualname.split(".")):
-                return message
+        if kind == "NotImplementedError" and self.names_own_stub(message):
+            return message
         if kind == "ForbiddenShortcut" and _QUALNAME.fullmatch(message) and message.startswith("torch"):
             names = {n for ns in self.assignment.forbidden.values() for n in ns}
             if forbidden_name(message.rsplit(".", 1)[-1], names):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -26,6 +27,17 @@ LIKELY_ES = "Error probable: "
 
 
 LANGS = ("both", "en", "es")
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-+−]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?(?![\w])")
+
+
+def cause(diagnosis: str) -> str:
+    """A diagnosis's cause, for grouping: its text with every standalone number replaced,
+    so that "114 values ... must be exactly 0" and "126 values ... must be exactly 0" (one
+    mistake, counted on inputs of other sizes) are one cause, while names that carry a
+    digit (self.norm2, self.norm3) stay apart."""
+    return _NUMBER.sub("#", diagnosis)
 
 
 def in_language(text: str, en: str | None, es: str | None, lang: str) -> str:

@@ -25,7 +25,8 @@ def plot_losses(history: dict, path: Path) -> None:
         ax.plot(steps, losses, "o-", label="validation")
     ax.set_xlabel("step")
     ax.set_ylabel("cross-entropy per token")
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:  # a short run may log no loss yet: an empty legend only warns
+        ax.legend()
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(path)

@@ -235,6 +235,23 @@ def test_evaluate_weights_tokens_and_restores_the_mode():
     )
 
 
+def test_evaluate_raises_when_every_label_is_pad():
+    """Does evaluate raise ValueError when no label is left to score (every label is pad_id),
+    instead of dividing 0 by 0?"""
+    only_pad = [(SRC, torch.tensor([[1, 0, 0], [1, 0, 0]]))]  # labels tgt[:, 1:] are all 0 = pad_id
+    try:
+        got = evaluate(TinySeq2Seq(), only_pad, pad_id=0)
+    except ValueError:
+        return
+    except ZeroDivisionError:
+        got = "ZeroDivisionError"
+    pytest.fail(
+        f"evaluate on batches whose labels are all pad_id gave {got}, expected ValueError: there is no token to "
+        "average over, so after the loop raise ValueError when the count of scored tokens is 0. / "
+        f"evaluate con lotes cuyas etiquetas son todas pad_id dio {got}, se esperaba ValueError: no hay ningún "
+        "token que promediar, así que tras el bucle lanza ValueError cuando la cuenta de tokens puntuados es 0.")
+
+
 def _losses(history):
     try:
         return str([round(float(h), 4) for h in history])
@@ -293,6 +310,28 @@ def test_evaluate_switches_dropout_off():
         f"{want:.6f} (su valor en modo eval): evaluate debe desactivar el dropout con model.eval() antes de "
         "ejecutar el modelo (y restaurar el modo después)."
     )
+
+
+def test_evaluate_runs_without_gradients_and_restores_every_submodule():
+    """Does evaluate run the model with gradients off (no graph is built), and leave every
+    submodule, not only the model itself, in the training mode it had?"""
+    model = TinySeq2Seq(dropout=0.5).train()
+    seen = []
+    model.register_forward_hook(lambda module, args, out: seen.append(torch.is_grad_enabled()))
+    evaluate(model, [(SRC, TGT)])
+    assert seen and not any(seen), (
+        "evaluate ran the model with gradients on, so every batch builds a graph it never uses: wrap the loop in "
+        "torch.no_grad(). / evaluate ejecutó el modelo con los gradientes activos, así que cada lote construye un "
+        "grafo que no se usa: envuelve el bucle en torch.no_grad().")
+    left = [name for name, module in model.named_modules() if not module.training]
+    assert not left, (
+        f"after evaluate, submodules {left} of a model that was in training mode are still in eval mode (dropout "
+        "stays off for the rest of training): restore the mode it had with model.train(...), which sets every "
+        "submodule, not by assigning model.training. / "
+        f"tras evaluate, los submódulos {left} de un modelo que "
+        "estaba en modo entrenamiento siguen en modo eval (el dropout queda desactivado el resto del "
+        "entrenamiento): restaura el modo que tenía con model.train(...), que cambia todos los submódulos, no "
+        "asignando model.training.")
 
 
 def test_train_step_passes_label_smoothing_on():
