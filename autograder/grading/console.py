@@ -4,8 +4,9 @@ and time figures, and the lost points with what to fix, in the languages of ``--
 The lost points are written for a student at a console: each lost test shows the first
 line of its feedback and, when a grader named one, its diagnosis (the ``Likely mistake:``
 / ``Error probable:`` lines); tests that lost their points with the very same message, or
-with diagnoses that differ only in their numbers, are one entry with their count (a syntax error fails every test of its assignment alike); an
-assignment missing from the submission is one line. The last line names the file with
+with diagnoses that differ only in their numbers, are one entry with their count (a syntax
+error fails every test of its assignment alike); an assignment missing from the submission
+is one line. The last line names the file with
 every test's full feedback.
 """
 
