@@ -49,10 +49,13 @@ def test_unknown_strategy_is_a_clear_error(trained):
 
 
 def test_benchmark_script_prints_its_figures(capsys):
-    """Does the decoding benchmark run end to end and print both speeds and the ratio?"""
+    """Does the decoding benchmark run end to end and print both speeds and the ratio, and
+    a5's beam search and the translator's batched one with the same tokens?"""
     from autograder.bench import decoding as bench
 
     bench.main(["--train-seconds", "1", "--batch", "4", "--src-len", "5", "--max-len", "7", "--repeats", "1"])
     out = capsys.readouterr().out
     assert "uncached:" in out and "cached:" in out and "speed-up cached / uncached" in out
-    assert "identical tokens: True" in out
+    assert "identical tokens: True; sequences reversed" in out
+    assert "a5 beam (one sentence at a time):" in out and "batched beam (translator):" in out
+    assert "beam 4: identical tokens: True; speed-up batched / a5" in out

@@ -1,8 +1,12 @@
-"""Cached vs uncached batched greedy decoding on CPU: ``python -m autograder.bench.decoding``.
+"""Cached vs uncached greedy decoding, and a5's vs the translator's beam search, on CPU:
+``python -m autograder.bench.decoding``.
 
 Trains a small reference Transformer on the toy reversal task, then decodes the same
 batch with the key/value cache (solutions/a5_decoding/incremental.py) and without it,
-checks both give identical tokens, and prints tokens per second for each.
+checks both give identical tokens, and prints tokens per second for each. Then beam search
+(``--beam-size``) on the same batch: a5's ``beam_search``, one sentence at a time, and the
+translator's batched one (autograder/translator/beam.py), with whether their tokens are
+identical and the tokens and sentences per second of each.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import time
 import torch
 
 from .. import reference
+from ..translator import beam
 from . import toy
 
 
@@ -31,6 +36,7 @@ def main(argv=None) -> None:
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--src-len", type=int, default=12, help="source length (the output is as long)")
     parser.add_argument("--max-len", type=int, default=20)
+    parser.add_argument("--beam-size", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3, help="timing runs per variant; the best is kept")
     parser.add_argument("--threads", type=int, default=torch.get_num_threads())
     args = parser.parse_args(argv)
@@ -59,6 +65,22 @@ def main(argv=None) -> None:
     print(f"identical tokens: {same}; sequences reversed exactly: {exact}/{args.batch}")
     print(f"speed-up cached / uncached: {results['cached'][1] / results['uncached'][1]:.2f}x "
           f"(batch {args.batch}, output length ~{args.src_len + 1}, threads {args.threads})")
+
+    searches = {"a5 beam (one sentence at a time)": reference.load("beam").beam_search,
+                "batched beam (translator)": beam.beam_search}
+    for name, search in searches.items():
+        def run(search=search):
+            return search(model, src, args.beam_size, args.max_len, toy.SOS, toy.EOS, toy.PAD)
+
+        tokens, seconds = _timed(run, args.repeats)
+        generated = int((tokens != toy.PAD).sum())
+        results[name] = (tokens, generated / seconds, seconds)
+        print(f"{name:>33}: {generated} tokens in {seconds:.3f} s = {generated / seconds:,.0f} tokens/s, "
+              f"{args.batch / seconds:,.1f} sentences/s")
+    a5, batched = (results[name] for name in searches)
+    print(f"beam {args.beam_size}: identical tokens: {torch.equal(a5[0], batched[0])}; "
+          f"speed-up batched / a5: {batched[1] / a5[1]:.2f}x; batched beam / cached greedy time: "
+          f"{batched[2] / results['cached'][2]:.2f}x")
 
 
 if __name__ == "__main__":
