@@ -58,7 +58,8 @@ def _grade_class(args) -> int:
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     roster = Path(args.roster) if args.roster else None
     outcomes = batch.grade_class(Path(args.submissions), Path(args.out), jobs=args.jobs, only=args.only,
-                                     seed=seed, force=args.force, roster=roster, isolation=args.isolation,
+                                     seed=seed, force=args.force, roster=roster, group=args.group,
+                                     isolation=args.isolation,
                                      timeout=args.timeout, memory_gib=args.memory, budget=args.budget,
                                      seeds=args.seeds or [], visibility=args.visibility, lang=args.lang)
     return 1 if any(o.problem for o in outcomes) else 0
@@ -192,7 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("submissions", help="the folder that holds one entry per student")
     p.add_argument("--out", required=True, help="folder for <student>/results.json, grades.csv (and canvas.csv)")
     _grading_options(p)
-    p.add_argument("--jobs", type=_positive(int), default=1, help="students graded at once (default 1)")
+    p.add_argument("--jobs", type=_positive(int), default=1,
+                   help="groups of students graded at once, one core each (default 1)")
+    p.add_argument("--group", type=_positive(int), default=None, metavar="N",
+                   help="students per group: one grading process per assignment serves a group, each student "
+                        f"in a fresh sandboxed process of their own (default: up to {batch.GROUP}, fewer for a small "
+                        "class so that each job gets three groups)")
     p.add_argument("--force", action="store_true", help="regrade students already graded with the same files")
     p.add_argument("--roster", help="CSV with a student column and Canvas's Student, ID, SIS User ID, "
                    "SIS Login ID (Section optional): also write canvas.csv for Canvas's gradebook import")
@@ -214,7 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep", help="lay the folder out here (a new folder) instead of a temporary one")
     p.add_argument("--python", default=sys.executable,
                    help="the Python that stands for setup.sh's venv; it needs the requirements (default: this one)")
-    p.add_argument("-v", "--verbose", action="store_true", help="also print what run_autograder printed")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="also print what run_autograder printed: the seed and each assignment's points (what "
+                   "Gradescope shows instructors)")
     p.set_defaults(func=_gradescope_try)
 
     p = sub.add_parser("release",

@@ -206,3 +206,96 @@ def test_bad_class_folder_and_roster_are_refused(tmp_path):
     roster.write_text("student,name\nx,X\n", encoding="utf-8")
     bad = _cli("grade-class", str(tmp_path / "class"), "--out", str(tmp_path / "o"), "--roster", str(roster))
     assert bad.returncode == 2 and "SIS User ID" in bad.stderr, bad.stderr
+
+
+def _small_class(folder: Path) -> None:
+    """Six uploads for a group: solved (a folder and a zip), untouched, empty (not graded),
+    one that kills its own process mid-call and one that forks without end."""
+    folder.mkdir()
+    solved, stubs = _a1(SOLUTIONS), _a1(ASSIGNMENTS)
+    crashes = {**solved, "attention.py": solved["attention.py"].replace(
+        b"    d_k = q.size(-1)\n", b"    d_k = q.size(-1)\n    import os\n    os._exit(0)\n")}
+    bomb = {**solved, "masks.py": solved["masks.py"].replace(src.TARGET_MASK_BEGIN.encode(), (
+        src.FORK_BOMB.format(children=1000, tag="course-group-fork") + src.TARGET_MASK_BEGIN).encode())}
+    for student, files in (("alice", solved), ("bob", stubs), ("ivan", crashes), ("kim", bomb)):
+        (folder / student / A1).mkdir(parents=True)
+        for name, data in files.items():
+            (folder / student / A1 / name).write_bytes(data)
+    _zip(folder / "dave.zip", {f"{A1}/{name}": data for name, data in solved.items()})
+    (folder / "erin").mkdir()
+
+
+def _verdicts(out: Path) -> dict[str, dict]:
+    """Each student's results.json without what depends on timing (seconds, peak memory)."""
+    found = {}
+    for path in sorted(out.glob("*/results.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data.pop("execution_time")
+        for timed in ("worker_peak_mib", "slowest_call"):
+            data["extra_data"].pop(timed, None)
+        found[path.parent.name] = data
+    return found
+
+
+@pytest.mark.full_only  # about 90 s: eleven gradings; the fast tier grades in groups in the Ctrl-C test
+def test_a_group_gets_the_verdicts_each_student_gets_alone(tmp_path):
+    """Does a class graded in one group (one grading process per assignment for all) get,
+    student by student, exactly the results.json of grading each alone, the crashing and
+    fork-bombing students beside correct ones included; and does a run after an
+    interruption inside a group grade only the students without results?"""
+    from autograder.intake import batch
+
+    _small_class(tmp_path / "class")
+    lines = []
+    grouped = batch.grade_class(tmp_path / "class", tmp_path / "grouped", only=[A1], seed=5, group=6,
+                                echo=lambda *a, **k: lines.append(" ".join(map(str, a))))
+    alone = batch.grade_class(tmp_path / "class", tmp_path / "alone", only=[A1], seed=5, group=1,
+                              echo=lambda *a, **k: None)
+    assert "1 group(s) of up to 6 at a time" in lines[0], lines
+    assert sum("] " in line and "left about" in line for line in lines) == 6, lines  # a progress line each
+    assert [(o.student, o.data["score"], o.problem) for o in grouped] == \
+        [(o.student, o.data["score"], o.problem) for o in alone]
+    by_group, by_one = _verdicts(tmp_path / "grouped"), _verdicts(tmp_path / "alone")
+    assert set(by_group) == {"alice", "bob", "dave", "erin", "ivan", "kim"}
+    assert by_group == by_one
+    full = by_group["alice"]["extra_data"]["max_score"]
+    assert by_group["alice"]["score"] == by_group["dave"]["score"] == full > 0
+    assert by_group["bob"]["score"] == 0 and by_group["erin"]["extra_data"]["graded"] is False
+    assert 0 < by_group["ivan"]["score"] < full and 0 < by_group["kim"]["score"] < full
+    assert "limit on processes and threads" in json.dumps(by_group["kim"]["tests"])
+    assert (tmp_path / "grouped" / "grades.csv").is_file() and (tmp_path / "grouped" / "class-report.html").is_file()
+
+    # An interrupted group: results written for some students, not yet stamped for others.
+    for student in ("bob", "ivan"):
+        (tmp_path / "grouped" / student / "fingerprint.txt").unlink()
+    lines.clear()
+    again = batch.grade_class(tmp_path / "class", tmp_path / "grouped", only=[A1], seed=5, group=6,
+                              echo=lambda *a, **k: lines.append(" ".join(map(str, a))))
+    assert "  4 already graded with the same files and settings" in lines[1], lines
+    assert [line.split(":")[0].strip() for line in lines if "left about" in line] == ["[1/2] bob", "[2/2] ivan"]
+    assert [o.skipped for o in again] == [True, False, True, True, False, True]  # alice bob dave erin ivan kim
+    assert _verdicts(tmp_path / "grouped") == by_one
+
+
+def test_a_group_that_fails_as_a_whole_is_graded_one_by_one(tmp_path, monkeypatch):
+    """When a group's grading fails as a whole (here: grade_many raises, as for a grading
+    process that crashed), is each student graded again alone, so that nobody loses a grade
+    to another student's failure?"""
+    from autograder.intake import batch
+
+    _small_class(tmp_path / "class")
+    for student in ("bob", "erin", "ivan", "kim"):
+        path = tmp_path / "class" / student
+        shutil.rmtree(path)
+    calls = []
+
+    def broken(submissions, *args, **kwargs):
+        calls.append([p.name for p in submissions])
+        raise batch.GradingError("the graders of a1_attention could not run (pytest exit 3): boom")
+
+    monkeypatch.setattr(batch, "grade_many", broken)
+    graded = batch.grade_class(tmp_path / "class", tmp_path / "out", only=[A1], seed=5, group=2,
+                               echo=lambda *a, **k: None)
+    assert calls == [["alice", "dave"]]
+    assert [(o.student, o.problem) for o in graded] == [("alice", ""), ("dave", "")]
+    assert graded[0].data["score"] == graded[1].data["score"] == graded[0].data["extra_data"]["max_score"] > 0

@@ -1,10 +1,12 @@
-"""Grading throughput: ``python -m autograder.bench.grading [--copies 4] [--jobs 1 2] [--only ...]``.
+"""Grading throughput: ``python -m autograder.bench.grading [--copies 4] [--jobs 1 2] [--group N] [--only ...]``.
 
 Grades a class made of ``--copies`` copies of a mixed set (the solutions, the untouched
-stubs, one wrong and one crashing attention) with ``grade-class`` at each ``--jobs``, and
-prints submissions per hour, plus the peak memory of the student's process per
-assignment (address space, what ``--memory`` limits; resident, what a container's memory
-limit counts) for the correct submissions.
+stubs, one wrong and one crashing attention) with ``grade-class`` at each ``--jobs``, in
+groups of ``--group`` students per grading process (default: grade-class's; ``--group 1``
+grades each student alone, as grade-class did before groups), and prints submissions per
+hour, plus the peak memory of the student's process per assignment (address space, what
+``--memory`` limits; resident, what a container's memory limit counts) for the correct
+submissions.
 """
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ def main(argv=None) -> None:
     parser.add_argument("--copies", type=int, default=1, help="copies of the 4-submission mix (default 1)")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="students at once to try (default 1 2)")
     parser.add_argument("--only", action="append", help="assignments to grade (default: all)")
+    parser.add_argument("--group", type=int, default=None,
+                        help="students per grading process (default: grade-class's, batch.group_size)")
     args = parser.parse_args(argv)
     only = args.only or [a.name for a in course.ASSIGNMENTS]
     with tempfile.TemporaryDirectory(prefix="course-bench-") as tmp:
@@ -54,9 +58,10 @@ def main(argv=None) -> None:
         for jobs in args.jobs:
             out = Path(tmp) / f"out-{jobs}"
             started = time.monotonic()
-            batch.grade_class(folder, out, jobs=jobs, only=only, seed=1, echo=lambda *a, **k: None)
+            batch.grade_class(folder, out, jobs=jobs, only=only, seed=1, group=args.group, echo=lambda *a, **k: None)
             seconds = time.monotonic() - started
-            print(f"--jobs {jobs}: {count} submissions in {seconds:.0f} s = "
+            size = batch.group_size(count, jobs, args.group)
+            print(f"--jobs {jobs} (groups of {size}): {count} submissions in {seconds:.0f} s = "
                   f"{count * 3600 / seconds:,.0f} submissions/hour ({seconds / count:.1f} s each)")
         peaks = reports.read_json(Path(tmp) / f"out-{args.jobs[-1]}" / "solved0" / "results.json")["extra_data"]
         print("peak memory of the student's process, correct submission (MiB): address space / resident")

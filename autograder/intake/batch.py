@@ -2,14 +2,23 @@
 
 Each entry of SUBMISSIONS is one student: a folder, a ``.zip`` or a git bundle
 (``.bundle``), named after the student. Each is turned into the module form
-(:mod:`~autograder.intake.uploads`) and graded exactly as ``python -m autograder grade``
-grades it, ``--jobs`` students at a time, into::
+(:mod:`~autograder.intake.uploads`) and graded as ``python -m autograder grade`` grades it,
+into::
 
     DIR/<student>/results.json, junit.xml, summary.md (the student's feedback)
     DIR/grades.csv           student, points per assignment, total, status
     DIR/canvas.csv           with --roster: Canvas's gradebook import format
     DIR/class-report.html    what the class got wrong, at a glance (and class-report.json;
                              see :mod:`autograder.classreport`)
+
+Students are graded in groups (``--group``, up to :data:`GROUP`): one grading process per
+assignment serves a whole group, each student in a student process (a fresh sandbox) of
+their own, as ``grade`` grades several folders (:func:`~autograder.grading.runner.grade_many`):
+the same verdicts as grading each alone, without a grading process's start-up (pytest,
+torch, the graders' searches for telling inputs) per student. ``--jobs`` groups run at once.
+A group whose grading fails as a whole (a grading process that crashed or ran out of time,
+a test that failed inside a grader) is graded again one student at a time, so that one
+student's failure is only theirs.
 
 A student whose upload fingerprint (a hash of its files) and grading settings match the
 ones recorded with their results is skipped, so a run stopped with Ctrl-C resumes where it was (``--force``
@@ -22,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import tempfile
 import threading
 import time
@@ -30,11 +40,17 @@ from pathlib import Path
 
 from .. import classreport, course
 from ..grading import reports
-from ..grading.runner import GradingError, grade
+from ..grading.runner import GradingError, grade, grade_many
 from . import gradebook, sources, uploads
 from .gradebook import ClassError, Outcome, read_roster
 
 FINGERPRINT = "fingerprint.txt"
+# Students per grading process at most. A grading process's start-up (pytest, torch, the
+# graders' set-up, a5's searches for telling inputs) cost about 20 CPU-seconds over the six
+# assignments (measured on a busy 2-core machine); a group of 8 pays it once for 8, 16 would
+# save about 1 s more per student and lose twice the work to Ctrl-C (a group's results are
+# written when its last assignment is graded).
+GROUP = 8
 _NORMALIZE = threading.Lock()
 
 
@@ -100,12 +116,7 @@ def grade_upload(src: Path, work: Path, out: Path, *, only: list[str], seed: int
     upload that cannot be graded gets results with one visible test at 0 saying why.
     Returns the results and that reason ("" when graded)."""
     try:
-        with _NORMALIZE:  # it parses notebooks, and CPython 3.11's ast.parse is not thread-safe
-            upload = uploads.normalize(src, work / "submission")
-        if not upload.assignments:
-            expected = ", ".join(f"{m}.py" for a in only for m in course.get(a).modules)
-            raise uploads.UploadError(f"no module of the course's assignments was found in the upload ({expected})",
-                                      "no se encontró ningún módulo de las tareas del curso en la entrega")
+        upload = _normalize(src, work / "submission", only)
         data = grade(work / "submission", out, seed=seed, only=only, jobs=1, lang=lang, echo=lambda *a, **k: None,
                      **options)
         data["output"] += "\n" + upload.describe()
@@ -125,6 +136,77 @@ def grade_student(student: str, entry: Path, out: Path, *, only: list[str], seed
         data, problem = grade_upload(entry, Path(tmp), out, only=only, seed=seed, **options)
     (out / FINGERPRINT).write_text(stamp(entry, only, seed, options) + "\n", encoding="utf-8")
     return Outcome(student, data, problem)
+
+
+def _normalize(src: Path, dst: Path, only: list[str]) -> uploads.Upload:
+    """``src`` in the module form under ``dst``; an upload with none of the course's modules
+    is an :class:`uploads.UploadError`."""
+    with _NORMALIZE:  # it parses notebooks, and CPython 3.11's ast.parse is not thread-safe
+        upload = uploads.normalize(src, dst)
+    if not upload.assignments:
+        expected = ", ".join(f"{m}.py" for a in only for m in course.get(a).modules)
+        raise uploads.UploadError(f"no module of the course's assignments was found in the upload ({expected})",
+                                  "no se encontró ningún módulo de las tareas del curso en la entrega")
+    return upload
+
+
+def group_size(count: int, jobs: int, group: int | None = None) -> int:
+    """Students per group for ``count`` students and ``jobs`` groups at once: ``group`` when
+    given; otherwise up to :data:`GROUP`, and small enough for three groups per job, so that a
+    small class keeps every job busy, reports progress as it goes and loses little to Ctrl-C."""
+    if group is not None:
+        return max(1, group)
+    return max(1, min(GROUP, math.ceil(count / (3 * jobs))))
+
+
+def grade_group(members: list[tuple[str, Path]], out: Path, *, only: list[str], seed: int,
+                stop: threading.Event | None = None, **options) -> list[Outcome]:
+    """Grade several students in one grading process per assignment (``grade_many``), each
+    into ``out/<student>/`` as :func:`grade_student` would; a group whose grading fails as a
+    whole is graded again one student at a time, so that a failure is only its student's.
+    Once ``stop`` is set (Ctrl-C) nobody more is graded: the outcomes returned are those of
+    the students graded, who may be fewer than ``members``."""
+    stop = stop or threading.Event()
+    if len(members) == 1:
+        student, entry = members[0]
+        return [grade_student(student, entry, out / student, only=only, seed=seed, **options)]
+    lang = options.get("lang", "both")
+    outcomes: dict[str, Outcome] = {}
+
+    def done(student: str, entry: Path, data: dict, problem: str) -> None:
+        reports.write_all(out / student, data)
+        (out / student / FINGERPRINT).write_text(stamp(entry, only, seed, options) + "\n", encoding="utf-8")
+        outcomes[student] = Outcome(student, data, problem)
+
+    with tempfile.TemporaryDirectory(prefix="course-class-") as tmp:
+        ready = []  # (student, entry, upload, folder): graded together
+        for student, entry in members:
+            (out / student).mkdir(parents=True, exist_ok=True)
+            (out / student / FINGERPRINT).unlink(missing_ok=True)
+            # grade_many names each submission's results folder after its folder: the student's.
+            folder = Path(tmp) / str(len(ready)) / student  # a parent each: a zip unpacks beside it
+            try:
+                ready.append((student, entry, _normalize(entry, folder, only), folder))
+            except uploads.UploadError as exc:
+                done(student, entry, failure_results(exc.en, exc.es, seed, lang), exc.en)
+        graded = None
+        if len(ready) > 1:
+            try:
+                # grade_many hides its ``out`` from student code: here the whole class's results.
+                graded = grade_many([folder for *_, folder in ready], out, seed=seed, only=only, jobs=1,
+                                    echo=lambda *a, **k: None, **options)
+            except GradingError:
+                graded = None  # or interrupted: Ctrl-C reaches the grading processes too
+        for n, (student, entry, upload, _) in enumerate(ready):
+            if graded is None and stop.is_set():
+                continue  # no stamp: the next run grades them
+            if graded is None:  # one student, or a group that failed as a whole
+                outcomes[student] = grade_student(student, entry, out / student, only=only, seed=seed, **options)
+            else:
+                data = graded[n]
+                data["output"] += "\n" + upload.describe()
+                done(student, entry, data, "")
+    return [outcomes[student] for student, _ in members if student in outcomes]
 
 
 def _already_graded(student: str, entry: Path, out: Path, expected: str) -> Outcome | None:
@@ -153,7 +235,10 @@ def class_report(out: Path, entries: list[tuple[str, Path]], outcomes: list[Outc
 
 
 def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] | None = None,
-                seed: int = 0, force: bool = False, roster: Path | None = None, echo=print, **options) -> list[Outcome]:
+                seed: int = 0, force: bool = False, roster: Path | None = None, group: int | None = None,
+                echo=print, **options) -> list[Outcome]:
+    """Grade every student of ``submissions`` into ``out`` (see the module's docstring):
+    ``jobs`` groups at once, each of ``group`` students (default: :func:`group_size`)."""
     entries = students(submissions)
     only = only or [a.name for a in course.ASSIGNMENTS]
     if roster is not None:
@@ -161,7 +246,6 @@ def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] 
     if not entries:
         raise ClassError(f"{submissions} holds no submissions (one sub-folder, .zip or .bundle per student)")
     out.mkdir(parents=True, exist_ok=True)
-    echo(f"Grading {len(entries)} submission(s) from {submissions}, {jobs} at a time (seed {seed})")
     outcomes: dict[str, Outcome] = {}
     todo = []
     for student, entry in entries:
@@ -171,28 +255,35 @@ def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] 
             outcomes[student] = earlier
         else:
             todo.append((student, entry))
+    size = group_size(len(todo), jobs, group)
+    echo(f"Grading {len(entries)} submission(s) from {submissions}, {jobs} group(s) of up to {size} at a time "
+         f"(seed {seed})")
     if outcomes:
         echo(f"  {len(outcomes)} already graded with the same files and settings (skipped; --force regrades them)")
-    started, lock, done = time.monotonic(), threading.Lock(), [0]
+    started, lock, done, stop = time.monotonic(), threading.Lock(), [0], threading.Event()
 
-    def one(student: str, entry: Path) -> Outcome:
-        o = grade_student(student, entry, out / student, only=only, seed=seed, **options)
+    def some(members: list[tuple[str, Path]]) -> list[Outcome]:
+        if stop.is_set():
+            return []
+        graded = grade_group(members, out, only=only, seed=seed, stop=stop, **options)
         with lock:
-            done[0] += 1
-            spent = time.monotonic() - started
-            eta = spent / done[0] * (len(todo) - done[0])
-            points = f"{o.data['score']:g}/{o.data['extra_data']['max_score']:g}"
-            status = f"not graded: {o.problem}" if o.problem else points
-            echo(f"  [{done[0]}/{len(todo)}] {student}: {status}  (left about {eta / 60:.0f} min)", flush=True)
-        return o
+            for o in graded:
+                done[0] += 1
+                spent = time.monotonic() - started
+                eta = spent / done[0] * (len(todo) - done[0])
+                points = f"{o.data['score']:g}/{o.data['extra_data']['max_score']:g}"
+                status = f"not graded: {o.problem}" if o.problem else points
+                echo(f"  [{done[0]}/{len(todo)}] {o.student}: {status}  (left about {eta / 60:.0f} min)", flush=True)
+        return graded
 
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = [pool.submit(one, student, entry) for student, entry in todo]
+        futures = [pool.submit(some, todo[i:i + size]) for i in range(0, len(todo), size)]
         for future in as_completed(futures):
-            o = future.result()
-            outcomes[o.student] = o
+            for o in future.result():
+                outcomes[o.student] = o
     except KeyboardInterrupt:
+        stop.set()  # the groups being graded finish (at exit), and no other starts
         pool.shutdown(wait=False, cancel_futures=True)
         echo(f"\ninterrupted: {len(outcomes)} of {len(entries)} graded; run the same command again to go on")
         raise
@@ -206,4 +297,3 @@ def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] 
     for o in failed:
         echo(f"  {o.student}: {o.problem}")
     return ordered
-
