@@ -2,16 +2,18 @@
 
 The quickstart's `translator train` trains the default recipe on the embedded Tatoeba corpus
 and ends by translating lecture 000's first 16 sentences. The README quotes that table as
-measured on this project's machines (CI's kind), which train in bfloat16 autocast; a CPU
-without fast bfloat16 trains in float32, rounds differently and may give other words, so
-there the comparison is skipped. The budget is work (epochs), not time, so a machine of the
-same kind gives the same model however busy it is.
+measured on this project's machines (CI's kind: float32 on AVX-512 kernels, two threads); a
+CPU whose kernels are narrower (AVX2) rounds differently and may give other words (measured:
+validation loss 2.092 against 2.094 after one epoch), so there the comparison is skipped. The
+budget is work (epochs), not time, so a machine of the same kind gives the same model however
+busy it is.
 
 CI runs the quickstart just before the full tier, so its `translator.pt` at the checkout's
 root is reused when it is the default recipe's, finished; otherwise the test trains one
 (minutes: full tier only).
 """
 
+import os
 import re
 import subprocess
 import sys
@@ -24,7 +26,6 @@ from autograder import course
 from autograder.translator import checkpoint
 from autograder.translator.config import TrainConfig
 from autograder.translator.examples import LECTURE_000
-from autograder.translator.model import uses_bf16
 
 pytestmark = [pytest.mark.full_only, pytest.mark.xdist_group("quickstart")]
 
@@ -67,9 +68,11 @@ def test_the_readme_quotes_every_sentence():
 
 def test_the_quickstart_prints_what_the_readme_quotes(tmp_path_factory):
     """Does the quickstart's model translate lecture 000's sentences exactly as the README says?"""
-    if not uses_bf16(TrainConfig(), torch.device("cpu")):
-        pytest.skip("the README quotes the quickstart trained in bfloat16 (this project's machines); this CPU "
-                    "trains it in float32, which rounds differently")
+    held = [name for name in ("MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "ATEN_CPU_CAPABILITY")
+            if os.environ.get(name)]
+    if torch.backends.cpu.get_cpu_capability() != "AVX512" or held:
+        pytest.skip("the README quotes the quickstart trained on AVX-512 kernels (this project's machines); this "
+                    "CPU's kernels round differently" + (f" ({', '.join(held)} set)" if held else ""))
     want = quoted()
     model = quickstart_checkpoint(tmp_path_factory)
     shown = translator("translate", "--checkpoint", model, "--examples", "--device", "cpu").stdout.splitlines()
@@ -90,8 +93,8 @@ def test_the_quickstart_prints_what_the_readme_quotes(tmp_path_factory):
                            "--temperature", temperature, "--top-k", "10", "--seed", seed, english).stdout.strip()
         assert drawn == spanish, (line, drawn)
     # The sentences docs/translator.md quotes as what the model gets wrong, each translated alone.
-    quoted_wrong = {"I forgot to call my mother yesterday.": "Me olvidó llamar a mi madre ayer.",
-                    "Attention is all you need.": "La contición es todo lo que necesitas."}
+    quoted_wrong = {"My grandmother grows tomatoes in her garden.": "Mi abuela crecó a los jardíns.",
+                    "Attention is all you need.": "El tiempo es todo lo que necesitas."}
     prose = " ".join(page.split())
     for english, spanish in quoted_wrong.items():
         assert f'"{english}" → "{spanish}"' in prose

@@ -5,6 +5,7 @@ the result does not depend on how busy the machine is) and shared by the tests.
 """
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -115,6 +116,28 @@ def test_other_strategies_and_long_input(trained):
     long = translator("translate", "--checkpoint", out, " and ".join(["the water is cold"] * 60))
     assert "1 sentence(s) longer than the model's" in long.stderr and "truncated" in long.stderr
     assert len(long.stdout.splitlines()) == 1 and long.stdout.strip()
+
+
+def test_batched_beam_search_gives_a5s_ids_on_the_trained_model(trained):
+    """Does the translator's batched beam search pick, on a trained model, exactly the ids of
+    a5's beam_search (one sentence at a time), for in-domain sentences and lecture 000's
+    (mostly unseen words: a less certain search), padded together in one batch?"""
+    from autograder import reference
+    from autograder.tokens import EOS, PAD, SOS
+    from autograder.translator import beam
+    from autograder.translator.translate import Translator
+
+    out, _ = trained
+    translator = Translator.load(out, "cpu")
+    texts = [line.split("\t")[0] for line in CORPUS.read_text(encoding="utf-8").splitlines()[::1000]]
+    rows = translator.tok.encode_src(texts + list(LECTURE_000))
+    src = torch.full((len(rows), max(map(len, rows))), PAD, dtype=torch.long)
+    for r, ids in enumerate(rows):
+        src[r, :len(ids)] = torch.tensor(ids)
+    for beam_size, length_penalty in ((4, 0.6), (2, 1.0)):
+        want = reference.load("beam").beam_search(translator.model, src, beam_size, 30, SOS, EOS, PAD, length_penalty)
+        got = beam.beam_search(translator.model, src, beam_size, 30, SOS, EOS, PAD, length_penalty)
+        assert got.tolist() == want.tolist()
 
 
 def test_evaluate_prints_scores_with_signatures(trained, tmp_path):
@@ -297,6 +320,7 @@ def test_no_validation_split_trains_and_says_so_without_nan(tmp_path):
                       "--out", tmp_path / "m.pt")
     text = proc.stdout + proc.stderr
     assert "--valid-size 0: no validation pairs" in text and "nan" not in text.lower(), text
+    assert "Warning" not in proc.stderr, proc.stderr  # no library's warning reaches the user (matplotlib's legend)
     assert (tmp_path / "m.pt").is_file()
 
 
@@ -409,6 +433,17 @@ def test_precision_auto_trains_in_bfloat16_only_where_it_is_fast(monkeypatch):
     assert proc.returncode == 2 and "invalid choice: 'fp16'" in proc.stderr
 
 
+def test_precision_auto_is_float32_on_every_cpu(monkeypatch):
+    """Does precision auto train in float32 on a CPU even where its flags claim fast bfloat16
+    (AVX512-BF16 measured slower than float32 on this project's machine)?"""
+    from autograder.translator import model as translator_model
+    from autograder.translator.config import TrainConfig
+
+    for probe in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"):
+        monkeypatch.setattr(torch.cpu, probe, lambda: True, raising=False)
+    assert not translator_model.uses_bf16(TrainConfig(), torch.device("cpu"))
+
+
 @pytest.mark.skipif(TORCHRUN is None, reason="no torchrun")
 def test_torchrun_with_one_process_joins_a_process_group(tmp_path):
     """Does `torchrun --nproc_per_node 1` train through DistributedDataParallel in a process group
@@ -470,6 +505,22 @@ def test_a_step_budget_stops_after_that_many_steps_and_translates_with_the_avera
     torch.testing.assert_close(averaged.model.generator.weight, state["average"]["model"]["generator.weight"])
     torch.testing.assert_close(last.model.generator.weight, state["model"]["generator.weight"])
     assert not torch.equal(averaged.model.generator.weight, last.model.generator.weight)
+
+
+def test_the_first_line_says_how_the_cpu_threads_wait(tmp_path):
+    """Does a CPU run's first line name its torch threads and whether idle ones sleep, as the
+    package sets them (OMP_WAIT_POLICY=PASSIVE), and does a user's own OMP_WAIT_POLICY and
+    OMP_NUM_THREADS win?"""
+    corpus_file = _small_corpus(tmp_path / "c.tsv", 200)
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "OMP_NUM_THREADS")}
+    runs = {"shipped": {}, "user": {"OMP_WAIT_POLICY": "ACTIVE", "OMP_NUM_THREADS": "2"}}
+    lines = {}
+    for name, extra in runs.items():
+        proc = translator("train", "--data", corpus_file, "--steps", "2", *TINY, "--valid-size", "0",
+                          "--out", tmp_path / f"{name}.pt", env={**env, **extra})
+        lines[name] = next(line for line in proc.stdout.splitlines() if "device cpu" in line)
+    assert re.search(r"; (\d+ threads, idle ones sleep|1 thread)$", lines["shipped"]), lines["shipped"]
+    assert lines["user"].endswith("; 2 threads, idle ones spin"), lines["user"]
 
 
 def test_varied_copies_write_the_english_as_people_type_it():

@@ -33,8 +33,8 @@ RECIPE_HELP = {
     "dropout": "dropout rate",
     "fused": "torch's fused kernels for LayerNorm, attention and Adam (same model, faster step); --no-fused runs "
              "the course's modules as written",
-    "precision": "training arithmetic: auto trains in bfloat16 autocast where bfloat16 matrix products are fast "
-                 "(CUDA, a CPU with AVX512-BF16 or AMX) and in float32 elsewhere; bf16 or fp32 choose",
+    "precision": "training arithmetic: auto trains in bfloat16 autocast on a CUDA GPU that has it and in float32 "
+                 "on every CPU; bf16 or fp32 choose",
     "average_last": "translate with the mean of the weights over this last share of the budget; 0 = the last weights",
     "varied_copies": "train also on copies of this share of the pairs with the English in lower or upper case or "
                      "without its final mark",

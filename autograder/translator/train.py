@@ -12,6 +12,7 @@ batches (see ``distributed.Distributed``).
 from __future__ import annotations
 
 import math
+import os
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -38,6 +39,17 @@ def learning_rate(config: TrainConfig, step: int, progress: float) -> float:
     """Linear warmup over ``warmup_steps`` (or the first 5% of a shorter budget), then cosine decay."""
     warmup = min(1.0, max((step + 1) / config.warmup_steps, progress / 0.05))
     return config.lr * warmup * (0.05 + 0.95 * 0.5 * (1 + math.cos(math.pi * min(progress, 1.0))))
+
+
+def threads_summary() -> str:
+    """How torch's CPU threads run here, for the run's first line: the count, and whether idle
+    ones sleep (settings.passive_waiting) or spin (OMP_WAIT_POLICY set otherwise by the user)."""
+    threads = torch.get_num_threads()
+    if threads == 1:
+        return "1 thread"
+    policy = os.environ.get("OMP_WAIT_POLICY", "").upper()
+    waiting = {"PASSIVE": "idle ones sleep", "ACTIVE": "idle ones spin"}.get(policy, "OpenMP's default waiting")
+    return f"{threads} threads, {waiting}"
 
 
 @dataclass
@@ -133,7 +145,8 @@ class Trainer:
             f"{n_params:,} parameters; {len(self.data.src):,} training pairs, {len(valid_pairs):,} validation pairs; "
             f"device {dev}" + (f" x {corpus.plural(ddp.world_size, 'process', 'processes')} ({ddp.backend})"
                                if ddp.enabled else "")
-            + ("; bfloat16 autocast" if uses_bf16(config, dev) else "; float32"))
+            + ("; bfloat16 autocast" if uses_bf16(config, dev) else "; float32")
+            + (f"; {threads_summary()}" if dev.type == "cpu" else ""))
         self.net = ddp.wrap(self.model, dev)
         self.steps_per_epoch = len(self._batches(0))
         self.bar = Progress() if ddp.main else _NoProgress()
