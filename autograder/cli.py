@@ -193,8 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("submissions", help="the folder that holds one entry per student")
     p.add_argument("--out", required=True, help="folder for <student>/results.json, grades.csv (and canvas.csv)")
     _grading_options(p)
-    p.add_argument("--jobs", type=_positive(int), default=1,
-                   help="groups of students graded at once, one core each (default 1)")
+    p.add_argument("--jobs", type=_positive(int), default=None,
+                   help="groups of students graded at once, one core each (default: one per core, at most 2)")
     p.add_argument("--group", type=_positive(int), default=None, metavar="N",
                    help="students per group: one grading process per assignment serves a group, each student "
                         f"in a fresh sandboxed process of their own (default: up to {batch.GROUP}, fewer for a small "

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from .. import classreport, course
 from ..grading import reports
-from ..grading.runner import GradingError, grade, grade_many
+from ..grading.runner import GradingError, default_jobs, grade, grade_many
 from . import gradebook, sources, uploads
 from .gradebook import ClassError, Outcome, read_roster
 
@@ -234,11 +234,13 @@ def class_report(out: Path, entries: list[tuple[str, Path]], outcomes: list[Outc
         return []
 
 
-def grade_class(submissions: Path, out: Path, *, jobs: int = 1, only: list[str] | None = None,
+def grade_class(submissions: Path, out: Path, *, jobs: int | None = None, only: list[str] | None = None,
                 seed: int = 0, force: bool = False, roster: Path | None = None, group: int | None = None,
                 echo=print, **options) -> list[Outcome]:
     """Grade every student of ``submissions`` into ``out`` (see the module's docstring):
-    ``jobs`` groups at once, each of ``group`` students (default: :func:`group_size`)."""
+    ``jobs`` groups at once (default: one per core, at most two), each of ``group`` students
+    (default: :func:`group_size`)."""
+    jobs = jobs or default_jobs()
     entries = students(submissions)
     only = only or [a.name for a in course.ASSIGNMENTS]
     if roster is not None:
