@@ -258,7 +258,8 @@ def grade_class(submissions: Path, out: Path, *, jobs: int | None = None, only: 
         else:
             todo.append((student, entry))
     size = group_size(len(todo), jobs, group)
-    echo(f"Grading {len(entries)} submission(s) from {submissions}, {jobs} group(s) of up to {size} at a time "
+    at_once = max(1, min(jobs, math.ceil(len(todo) / size)))  # no more jobs than groups
+    echo(f"Grading {len(entries)} submission(s) from {submissions}, {at_once} group(s) of up to {size} at a time "
          f"(seed {seed})")
     if outcomes:
         echo(f"  {len(outcomes)} already graded with the same files and settings (skipped; --force regrades them)")
