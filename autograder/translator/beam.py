@@ -41,11 +41,6 @@ from .. import reference
 from ..tokens import EOS, PAD, SOS
 
 
-def lp(length: int, alpha: float) -> float:
-    """GNMT's length penalty ((5 + length) / 6) ** alpha, as a5's."""
-    return ((5 + length) / 6) ** alpha
-
-
 @torch.no_grad()
 def beam_search(model, src: torch.Tensor, beam_size: int = 4, max_len: int = 50, sos_id: int = SOS,
                 eos_id: int = EOS, pad_id: int = PAD, length_penalty: float = 0.6,
@@ -64,6 +59,7 @@ def beam_search(model, src: torch.Tensor, beam_size: int = 4, max_len: int = 50,
     # One row per sentence to start; reorder() copies a sentence's cache into as many rows
     # as it has hypotheses.
     decoder = reference.load("incremental").make_decoder(model, memory, src_mask, use_cache)
+    lp = reference.load("beam").lp  # a5's length penalty: the same floats as its search
     tokens = torch.full((B, 1), sos_id, dtype=torch.long, device=device)  # (R, t)
     # Scores go through Python floats and back to the default dtype each step, as in a5:
     # bit for bit the same inputs to the next step's sum.
