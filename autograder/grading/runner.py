@@ -30,7 +30,7 @@ from . import console, reports
 
 GRADER_OVERHEAD = 600  # seconds the grading process may take beyond the student's budget
 # What the grading process inherits from this one: nothing else (no secrets, no PYTHON*).
-KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "HOME", "COURSE_ROOT", "SYSTEMROOT")
+KEPT_VARIABLES = ("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "HOME", "COURSE_ROOT", "SYSTEMROOT", "COURSE_ZYGOTE")
 
 
 class GradingError(Exception):

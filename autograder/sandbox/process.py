@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from ..settings import DEFAULT_MEMORY_GIB, thread_env
+from . import zygote
 from .child import wire
 from .isolation import MAX_FILE_BYTES, MAX_TASKS, UidSlot, sandbox_command, tasks_of, worker_user
 from .scratch import make_scratch
@@ -80,6 +81,10 @@ class StudentProcess:
         self.forbidden = ",".join(forbidden)
         self.proc: subprocess.Popen | None = None
         self.req_w = self.resp_r = -1
+        # A worker forked in by the zygote (not this process's child): its pid, and the pipe on
+        # which its parent sends its wait status when it ends.
+        self.worker_pid: int | None = None
+        self.status_r = self.life_w = -1
         self.next_id = 0
         self.peak_kib = {"address_space": 0, "resident": 0}  # over every worker this object started
         # The answered request that came closest to its time limit: seconds, limit, target.
@@ -111,12 +116,10 @@ class StudentProcess:
             return sandbox_command(self.scratch, self.hidden, worker)
         return worker
 
-    def start(self, timeout: float = STARTUP_TIMEOUT) -> None:
-        req_r, req_w = os.pipe()
-        resp_r, resp_w = os.pipe()
+    def _env(self) -> dict[str, str]:
         # Inside the namespace /tmp is private to this worker; outside it, the scratch copy.
         tmp = "/tmp" if self.isolation == "namespace" else str(self.scratch)
-        env = {
+        return {
             "PATH": os.environ.get("PATH", os.defpath),
             "HOME": tmp,
             "TMPDIR": tmp,
@@ -125,6 +128,18 @@ class StudentProcess:
             "PYTHONHASHSEED": "0",
             "PYTHONDONTWRITEBYTECODE": "1",
         }
+
+    def start(self, timeout: float = STARTUP_TIMEOUT) -> None:
+        if self.isolation == "namespace":
+            forked = zygote.shared(self._env())
+            if forked is not None:
+                try:
+                    return self._start_forked(forked, timeout)
+                except zygote.ZygoteError as exc:
+                    zygote.give_up(str(exc))
+        req_r, req_w = os.pipe()
+        resp_r, resp_w = os.pipe()
+        env = self._env()
         user = self._user()
         if user is not None:
             for path in [self.scratch, *self.scratch.rglob("*")]:
@@ -145,8 +160,21 @@ class StudentProcess:
             os.close(req_r)
             os.close(resp_w)
         self.req_w, self.resp_r = req_w, resp_r
+        self._await_ready(time.monotonic() + timeout)
+
+    def _start_forked(self, forked: zygote.Zygote, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        args = [str(self.memory_bytes), str(MAX_FILE_BYTES), "0", self.forbidden, *self.folders]
+        started = zygote.start_worker(forked, sandbox_command, self.scratch, self.hidden, self._env(), args,
+                                      deadline)
+        self.proc, self.worker_pid = started.proc, started.pid
+        self.req_w, self.resp_r, self.status_r, self.life_w = started.req_w, started.resp_r, started.status_r, \
+            started.life_w
+        self._await_ready(deadline)
+
+    def _await_ready(self, deadline: float) -> None:
         try:
-            ready = self._read_reply(time.monotonic() + timeout)
+            ready = self._read_reply(deadline)
         except StudentFailure as exc:
             self.stop()
             raise StudentFailure("startup",
@@ -157,8 +185,11 @@ class StudentProcess:
 
     def stop(self) -> None:
         if self.proc is not None:
-            for key, value in memory_peak_kib(self.proc.pid).items():  # measured before the kill, by the parent
-                self.peak_kib[key] = max(self.peak_kib[key], value)
+            # Measured before the kill, by the parent; a forked worker is not in the sandbox's tree.
+            roots = [self.proc.pid] + ([self.worker_pid] if self.worker_pid and not self._worker_gone() else [])
+            for root in roots:
+                for key, value in memory_peak_kib(root).items():
+                    self.peak_kib[key] = max(self.peak_kib[key], value)
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
@@ -170,13 +201,14 @@ class StudentProcess:
             self.proc = None
         if self.slot is not None:
             self.slot.kill_all()  # what left the process group (setsid, double fork) too
-        for fd in (self.req_w, self.resp_r):
+        for fd in (self.req_w, self.resp_r, self.status_r, self.life_w):
             if fd >= 0:
                 try:
                     os.close(fd)
                 except OSError:
                     pass
-        self.req_w = self.resp_r = -1
+        self.req_w = self.resp_r = self.status_r = self.life_w = -1
+        self.worker_pid = None
 
     # ------------------------------------------------------------------ messages
 
@@ -198,7 +230,10 @@ class StudentProcess:
 
     def _exit_description(self) -> str:
         code = None
-        if self.proc is not None:
+        if self.status_r >= 0:
+            status = zygote.read_status(self.status_r, 5)
+            code = None if status is None else os.waitstatus_to_exitcode(status)
+        elif self.proc is not None:
             try:
                 code = self.proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
@@ -208,6 +243,10 @@ class StudentProcess:
         if code < 0:
             return f"the process was killed by signal {signal.Signals(-code).name}"
         return f"the process exited with status {code} before answering"
+
+    def _worker_gone(self) -> bool:
+        """Whether a forked worker has ended (its parent sent the wait status)."""
+        return self.status_r >= 0 and bool(select.select([self.status_r], [], [], 0)[0])
 
     def _read_reply(self, deadline: float):
         try:
@@ -244,7 +283,7 @@ class StudentProcess:
     def request(self, message: dict, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> dict:
         """Send one request and return the decoded reply dict (``ok`` or ``error``); a
         worker is started first (within ``startup_timeout``) if none is running."""
-        if self.proc is None or self.proc.poll() is not None:
+        if self.proc is None or self.proc.poll() is not None or self._worker_gone():
             self.stop()
             self.start(startup_timeout)
         self.next_id += 1

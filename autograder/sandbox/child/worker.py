@@ -21,11 +21,15 @@ import sys
 
 
 def main() -> None:
-    req_fd, resp_fd = int(sys.argv[1]), int(sys.argv[2])
-    memory, file_size, tasks = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-    forbidden = [name for name in sys.argv[6].split(",") if name]
-    folders = sys.argv[7:]
+    serve(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]),
+          [name for name in sys.argv[6].split(",") if name], sys.argv[7:])
 
+
+def serve(req_fd: int, resp_fd: int, memory: int, file_size: int, tasks: int, forbidden: list[str],
+          folders: list[str]) -> None:
+    """Cap this process, then answer requests until the grading process closes REQ_FD.
+    Also entered, with the same arguments, by a fork of ``autograder/sandbox/zygote_server.py``
+    that has already imported torch and the harness."""
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
@@ -35,6 +39,10 @@ def main() -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
+    # Nothing but the two pipes stays open (a fork of the zygote inherits its descriptors).
+    keep = sorted({0, 1, 2, req_fd, resp_fd})
+    for low, high in zip(keep, keep[1:] + [os.sysconf("SC_OPEN_MAX")]):
+        os.closerange(low + 1, high)
 
     sys.dont_write_bytecode = True
     sys.path.append(os.path.dirname(os.path.abspath(__file__)))
