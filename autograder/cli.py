@@ -122,8 +122,15 @@ def _positive(kind):
 
 
 def _release(args) -> int:
-    written = release.build(Path(args.out), lang=args.lang, classroom=args.classroom)
-    print(f"wrote {len(written)} files to {Path(args.out).resolve()}; scanned: no solution or grader material")
+    out = Path(args.out).resolve()
+    written = release.build(out, lang=args.lang, classroom=args.classroom, publish_url=args.publish_url)
+    print(f"wrote {len(written)} files to {out}; scanned: no solution or grader material")
+    if args.publish_url:
+        print(f"and {release.zip_path(out)}: publish it (or the release's repository) at {args.publish_url}, "
+              "where a notebook opened alone (Colab, Kaggle) fetches its folder in its first cell")
+    else:
+        print(f"and {release.zip_path(out)}: without --publish-url, a student who opens a notebook alone "
+              "(Colab, Kaggle) uploads this zip next to it")
     return 0
 
 
@@ -232,6 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--classroom", action="store_true",
                    help="add .github/workflows/classroom.yml: GitHub Classroom points from the public tests "
                         "on every push")
+    p.add_argument("--publish-url", metavar="URL",
+                   help="where you will publish the release's zip (OUT.zip, written beside OUT) or its GitHub "
+                        "repository (https://github.com/ORG/REPO/archive/refs/heads/main.zip): a notebook opened "
+                        "alone (Colab, Kaggle) fetches its folder from there in its first cell; a path or file:// "
+                        "URL to try it out locally")
     p.set_defaults(func=_release)
     p = sub.add_parser("classroom-instructor", help="write the instructor's GitHub Actions workflow that grades every "
                        "student repository of an assignment with the hidden graders (a job per student)")

@@ -43,7 +43,8 @@ def test_each_public_test_file_has_one_check_cell_after_what_it_imports(lang):
             position = checks[f"check-{module}"]
             cell = cells[position]
             assert cell.metadata["nbgrader"]["locked"] and not cell.metadata["nbgrader"]["grade"]
-            assert cell.source.endswith(f"from selfcheck import check\n\ncheck({module!r})")
+            assert "    from selfcheck import check\n" in cell.source
+            assert cell.source.endswith(f"\n    check({module!r})")
             imported = {alias.name for node in ast.parse(source).body if isinstance(node, ast.ImportFrom)
                         and node.module in course.module_owners() for alias in node.names}
             later = set().union(*(_defined(c) for c in cells[position + 1:] if "check(" not in c.source))

@@ -52,7 +52,8 @@ refuses a solution region in a cell that is no solution cell).
 Self-checks need no directive: after the last cell with code or tests of each module
 (``test_masks.py``) comes a locked cell ``check("masks")`` that runs that module's public
 tests on the notebook's code (:mod:`autograder.notebooks.selfcheck`, copied next to the
-notebook with the public tests by :func:`.files.notebook_files`). They print, and grade nothing.
+notebook with the public tests by :func:`.files.notebook_files`), or says in one line that
+``selfcheck.py`` is missing (a notebook opened alone). They print, and grade nothing.
 
 Over 350 lines: one narrative parser, whose directive handlers share its state, and its bilingual cell texts.
 """
@@ -73,6 +74,18 @@ from .sources import ANSWER_STUB, DIRECTIVE, LANGS, NotebookError, SourceModule,
 
 # What a hidden test cell holds after the grader's id: its verdict comes from elsewhere.
 SANDBOX_NOTE = "graded in the sandbox by `python -m autograder nbgrader autograde` / se califica en el sandbox"
+# A check cell imports the self-check beside the notebook; a notebook opened alone, without
+# its folder, says so in one line rather than a traceback (its first cell fetches the folder).
+CHECK_IMPORT = (
+    "try:",
+    "    from selfcheck import check",
+    "except ModuleNotFoundError as error:",
+    '    print(f"Checks not run: no module {error.name!r}; run the first cell of the notebook or open it in its '
+    'folder / "',
+    '          f"Comprobaciones sin ejecutar: falta el módulo {error.name!r}; ejecuta la primera celda del "',
+    '          "cuaderno o ábrelo en su carpeta")',
+    "else:",
+)
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 _FENCE = re.compile(r"^(`{3,}|~{3,})\s*([\w+-]*)\s*$")
 # The argument of <!-- answer: NAME N points -->: the cell's name (its grade id is answer-NAME) and points.
@@ -324,8 +337,7 @@ class _Builder:
         places = sorted(((self.last_use.get(name, end), name) for name in public_tests(self.assignment)), reverse=True)
         for index, name in places:  # from the bottom up, so earlier indices stay valid
             module = name.removeprefix("test_").removesuffix(".py")
-            source = "\n".join([self.text["check"].format(name=module), "from selfcheck import check", "",
-                                f"check({module!r})"])
+            source = "\n".join([self.text["check"].format(name=module), *CHECK_IMPORT, f"    check({module!r})"])
             grade_id = self.unique(f"check-{module}", 0)
             cell = self.nbformat.v4.new_code_cell(source, metadata=_meta(grade_id, locked=True))
             cell.id = _cell_id(grade_id)

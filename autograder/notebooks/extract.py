@@ -16,6 +16,8 @@ so what is kept is decided here, not by the student:
   cell the student edited is ignored and the report says so.
 - **Prerequisite cells** ("bring your code") and the grading cells: ignored; prerequisites
   are the reference versions, as in the module form.
+- The setup cell a release puts first (:mod:`.standalone`): ignored, course code that
+  fetches the notebook's folder.
 - Other top-level statements (calls, prints, loops) are not kept: they are the student's
   experiments, not the exercise. A cell that does not parse defines nothing (in the kernel
   it would have stopped there too) and the report says so.
@@ -33,6 +35,7 @@ from ..course import Assignment
 from ..markers import NOT_IMPLEMENTED
 from ..stubs import released_code
 from . import build, sources
+from .standalone import SETUP_ID
 
 MAX_NOTEBOOK_BYTES = 20 << 20  # outputs with figures included
 _NBGRADER_STUB = re.compile(r"^([ \t]*)raise NotImplementedError\(\)[ \t]*$", re.MULTILINE)
@@ -133,7 +136,8 @@ def module_form(nb: dict, assignment: Assignment) -> Extracted:
             continue
         cell_id, text = str(cell.get("id", "")), _source(cell).replace("\r\n", "\n")
         meta = cell.get("metadata", {}).get("nbgrader", {})
-        if cell_id in ref.skipped or meta.get("grade") or (meta.get("locked") and cell_id not in ref.locked):
+        if cell_id in ref.skipped or cell_id == SETUP_ID or meta.get("grade") \
+                or (meta.get("locked") and cell_id not in ref.locked):
             continue
         if cell_id in ref.locked:
             if text.strip() != ref.locked[cell_id].strip():
