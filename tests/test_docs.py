@@ -1,29 +1,30 @@
 """Do the README and docs/ hold together: every relative link (and #anchor) resolves, the
-README stays short, and .ci/run runs the commands the README gives?"""
+README stays short, .ci/run runs the commands the README gives, and every example of a page
+holds today (tests/docs_examples.py, with Sybil: python blocks run, commands parse with the
+program's own parser and the cheap ones run, shown output is compared, quoted full scores,
+test counts and classic mistakes are what the graders and the suite have)?"""
 
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
+import pytest
+
+import mutants
+from docs_examples import CLAIMS, FULL_MARKS, LANGUAGES, documents, examine, graders_points, prose_spans
 from helpers import ROOT
 
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")
-FENCE = re.compile(r"^(```|~~~)")
-
-
-def documents(root: Path = ROOT) -> list[Path]:
-    return [root / "README.md", *sorted((root / "docs").glob("*.md"))]
 
 
 def _prose(text: str) -> list[tuple[int, str]]:
     """(line number, line) of the lines outside fenced code blocks."""
-    lines, inside = [], False
-    for number, line in enumerate(text.split("\n"), 1):
-        if FENCE.match(line.strip()):
-            inside = not inside
-        elif not inside:
-            lines.append((number, line))
+    lines = []
+    for start, end in prose_spans(text):
+        first = text.count("\n", 0, start) + 1
+        lines += list(enumerate(text[start:end].rstrip("\n").split("\n"), first))
     return lines
 
 
@@ -139,115 +140,122 @@ def test_the_lecture_table_names_tests_that_exist():
     assert checked >= 20
 
 
-# --- Quoted commands, totals and lines checked against what the program does today ---------
+# --- Every example of every page, run with Sybil (tests/docs_examples.py) ----------------------
 
-COMMAND = re.compile(r"python -m autograder ([^`#\n]*)")
-
-
-def unparsable_commands(paths: list[Path]) -> list[str]:
-    """'file:line: command (argparse's complaint)' for every `python -m autograder ...` that
-    the command line would refuse: an option it does not have, a missing or extra argument.
-    [Optional] parts are dropped; a bare name (`python -m autograder grade` in prose) is fine."""
-    import contextlib
-    import io
-
-    from autograder.cli import build_parser
-
-    refused = []
-    for path in paths:
-        for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
-            for found in COMMAND.finditer(line):
-                for command in found.group(1).split("&&")[:1]:  # `&& translator ...` is another command
-                    while re.search(r"\[[^\[\]]*\]", command):
-                        command = re.sub(r"\[[^\[\]]*\]", "", command)
-                    words = command.split()
-                    if not words or words[0].startswith("."):
-                        continue
-                    err = io.StringIO()
-                    try:
-                        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-                            build_parser().parse_args(words)
-                    except SystemExit as exc:
-                        why = (err.getvalue().strip().splitlines() or [""])[-1]
-                        if exc.code and not ("required" in why and all(w.isidentifier() or "-" in w and
-                                                                       not w.startswith("-") for w in words)):
-                            refused.append(f"{path.name}:{number}: {command.strip()} ({why})")
-    return refused
+@pytest.mark.xdist_group("docs")  # one worker: the pages share the commands' cached runs
+@pytest.mark.parametrize("page", documents(), ids=lambda p: p.name)
+def test_the_examples_of_each_page_hold(page):
+    """Does every example of the page hold today: its python blocks run, its commands parse
+    (the cheap ones run, pytest's collect tests), a console block's output is what the command
+    prints, and its quoted full scores and counts are the suite's? And is every python, bash
+    and console block of the page one of the examples run (none missed by the parsers)?"""
+    counts, failures = examine(page)
+    assert not failures, "\n\n".join(failures)
+    blocks = len(LANGUAGES.findall(page.read_text(encoding="utf-8")))
+    ran = sum(n for kind, n in counts.items() if kind in ("PythonEvaluator", "evaluate_bash",
+                                                          "evaluate_console", "skipped"))
+    assert ran == blocks, counts
 
 
-def test_every_autograder_command_in_the_docs_parses():
-    """Does every `python -m autograder ...` of README.md and docs/ name options and arguments
-    that the command has (`grade-class` one folder, `gradescope-try -v` ...)?"""
-    assert not unparsable_commands(documents())
-
-
-def test_a_command_the_program_refuses_is_found(tmp_path):
-    """Does the check catch an option that does not exist and a second folder where one belongs?"""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "README.md").write_text(
-        "Run `python -m autograder grade-class A B --out OUT` or\n"
-        "    python -m autograder grade solutions --fast\n"
-        "and `python -m autograder grade` [--only a1_attention], `python -m autograder.bench.x`.\n", encoding="utf-8")
-    refused = unparsable_commands(documents(tmp_path))
-    assert [r.split(" (")[0] for r in refused] == ["README.md:1: grade-class A B --out OUT",
-                                                   "README.md:2: grade solutions --fast"], refused
-
-
-def graders_points() -> dict[str, int]:
-    """Each assignment's points: the sum of its hidden graders' @pytest.mark.points(n)."""
-    import ast
-
-    points = {}
-    for folder in sorted((ROOT / "autograder" / "graders").glob("a*_*")):
-        total = 0
-        for path in folder.glob("test_*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-                    names = [ast.unparse(d) for d in node.decorator_list]
-                    assert not any("parametrize" in n for n in names), f"{path.name}::{node.name}"  # one count each
-                    total += sum(int(d.args[0].value) for d in node.decorator_list
-                                 if isinstance(d, ast.Call) and ast.unparse(d.func).endswith("mark.points"))
-        points[folder.name] = total
-    return points
-
-
-FULL_MARKS = re.compile(r"\b(?:scored|scores|score|gets?|got|keeps?)\s+(\d+)/(\d+)\b")
-
-
-def wrong_totals(paths: list[Path], points: dict[str, int]) -> list[str]:
-    """'file:line: N/N' for every full score quoted ("scored 115/115", also across a line
-    break) that is neither the course's total nor one assignment's points."""
-    allowed = {sum(points.values()), *points.values()}
-    wrong = []
-    for path in paths:
-        text = path.read_text(encoding="utf-8")
-        for found in FULL_MARKS.finditer(text):
-            got, top = found.groups()
-            if got == top and int(top) not in allowed:
-                wrong.append(f"{path.name}:{text.count(chr(10), 0, found.start(2)) + 1}: {got}/{top}")
-    return wrong
-
-
-def test_quoted_full_scores_are_the_graders_points():
-    """Is every full score that README.md and docs/ quote the sum of the hidden graders' points
-    (all six assignments) or one assignment's, and does grading.md quote the total that
-    `grade solutions` prints (the sum)?"""
+def test_every_claim_and_full_score_is_checked_somewhere():
+    """Does each pattern of docs_examples.CLAIMS still find its sentence (so a rewording does
+    not drop its check), and does grading.md quote the total that `grade solutions` prints,
+    the sum of the hidden graders' points over all six assignments?"""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in documents())
+    flat = " ".join(text.split())
+    for pattern, _ in CLAIMS:
+        assert pattern.search(flat), pattern.pattern
     points = graders_points()
     assert points["a6_translator"] == 39 and len(points) == 6
-    assert not wrong_totals(documents(), points)
     total = sum(points.values())
     grading = (ROOT / "docs" / "grading.md").read_text(encoding="utf-8")
     assert re.search(rf"scored\s+{total}/{total}\b", grading)
+    assert FULL_MARKS.search(grading)
 
 
+def _copy(tmp_path: Path) -> Path:
+    """README.md and docs/ copied, to change one thing in."""
+    (tmp_path / "docs").mkdir()
+    for path in documents():
+        shutil.copy(path, tmp_path / path.relative_to(ROOT))
+    return tmp_path
+
+
+def _change(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+@pytest.mark.xdist_group("docs")
+def test_a_changed_number_fails_the_docs(tmp_path):
+    """On a copy of the pages with one quoted number changed (a full score, the test count
+    in prose and in a console block's output, the README's count of full-tier tests, the
+    classic mistakes), does exactly that example fail, naming its line?"""
+    copy = _copy(tmp_path)
+    total = sum(graders_points().values())
+    grading, testing, readme = copy / "docs" / "grading.md", copy / "docs" / "testing.md", copy / "README.md"
+    found = re.search(r"Both collect the same (\d+) tests, (\d+) of them", testing.read_text(encoding="utf-8"))
+    tests, full_only = found.groups()
+    mistakes = len(mutants.load())
+    changes = [  # (page, quoted, changed to, what the failure says)
+        (grading, f"{total}/{total}", f"{total - 1}/{total - 1}", f"{total - 1}/{total - 1} is neither"),
+        (testing, f"Both collect the same {tests} tests", f"Both collect the same {int(tests) + 1} tests",
+         f"'{int(tests) + 1} quoted, {tests} today'"),
+        (testing, f"{full_only}/{tests} tests collected", f"{int(full_only) - 1}/{tests} tests collected",
+         f"expected:\n...\n{int(full_only) - 1}/{tests} tests collected"),
+        (readme, f"the {full_only} of its {tests} tests", f"the {int(full_only) + 1} of its {tests} tests",
+         f"'{int(full_only) + 1} quoted, {full_only} today'"),
+        (copy / "docs" / "security.md", f"the {mistakes} classic mistakes", f"the {mistakes - 2} classic mistakes",
+         f"'{mistakes - 2} quoted, {mistakes} today'"),
+    ]
+    for path, old, new, says in changes:
+        assert not examine(path)[1], path.name  # as it is on main
+        original = path.read_text(encoding="utf-8")
+        _change(path, old, new)
+        line = original[:original.index(old)].count("\n") + 1
+        failures = examine(path)[1]
+        assert len(failures) == 1 and says in failures[0], (says, failures)
+        page, at = failures[0].split(":")[:2]
+        assert page == path.name and line - 5 <= int(at) <= line, failures  # the example that quotes it
+        path.write_text(original, encoding="utf-8")
+
+
+@pytest.mark.xdist_group("docs")
+def test_a_command_the_program_refuses_is_found(tmp_path):
+    """Does the check catch an option that does not exist, a second folder where one belongs,
+    a translator option with a bad value, a pytest command that collects nothing and a
+    program it does not know, in prose and in bash blocks, and leave placeholders, `[optional]`
+    parts and a bare name in prose alone?"""
+    (tmp_path / "README.md").write_text(
+        "Run `python -m autograder grade-class A B --out OUT` or\n"
+        "`python -m autograder grade` [--only a1_attention], `translator train --epochs N --out ...`,\n"
+        "`python -m autograder.bench.sandbox --nope`.\n\n"
+        "```bash\n"
+        "python -m autograder grade solutions --fast\n"
+        "python -m autograder grade PATH --out DIR [--seed N] && translator translate --beam-size many hi\n"
+        "pytest tests/no_such_test_file.py\n"
+        "make all\n"
+        "```\n", encoding="utf-8")
+    failures = examine(tmp_path / "README.md")[1]
+    assert [f.split(":")[1] for f in failures] == ["1", "3", "5"], failures
+    wrong = "\n".join(failures)
+    for phrase in ("grade-class A B --out OUT (", "bench.sandbox --nope (", "grade solutions --fast (",
+                   "translator translate --beam-size many hi (", "pytest tests/no_such_test_file.py: --collect-only",
+                   "make all: a program"):
+        assert phrase in wrong, (phrase, failures)
+    assert "grade PATH --out DIR" not in wrong and "translator train" not in wrong
+
+
+@pytest.mark.xdist_group("docs")
 def test_a_stale_total_is_found(tmp_path):
     """Does the check catch a total that was true once (97, before a6 grew) on a copy, also
-    across a line break, and leave one assignment's full score and a count alone?"""
-    (tmp_path / "docs").mkdir()
-    (tmp_path / "README.md").write_text("# Course\n", encoding="utf-8")
-    (tmp_path / "docs" / "grading.md").write_text("It peaked at 474 MiB and scored\n97/97.\nIt scores 39/39 "
-                                                  "in a6 and got 12/14 right.\n", encoding="utf-8")
-    assert wrong_totals(documents(tmp_path), graders_points()) == ["grading.md:2: 97/97"]
+    across a line break, and leave one assignment's full score and a partial one alone?"""
+    (tmp_path / "grading.md").write_text("It peaked at 474 MiB and scored\n97/97.\nIt scores 39/39 "
+                                         "in a6 and got 12/14 right.\n", encoding="utf-8")
+    counts, failures = examine(tmp_path / "grading.md")
+    assert counts == {"evaluate_full_marks": 1} and len(failures) == 1, (counts, failures)
+    assert failures[0].startswith("grading.md:1: ") and "97/97 is neither" in failures[0]
 
 
 def test_the_quoted_not_implemented_line_is_the_stub_s():
