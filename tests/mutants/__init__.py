@@ -49,7 +49,7 @@ def load() -> dict[tuple[str, str], Mutant]:
 
 HELD_OUT = ("heldout", "heldout2", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8",
             "heldout9", "heldout10", "heldout11", "heldout12", "heldout13", "heldout14",
-            "heldout15")  # rounds of held-out mistakes, oldest first; only the newest is unseen
+            "heldout15", "heldout16")  # rounds of held-out mistakes, oldest first; only the newest is unseen
 
 
 def chosen(only: list[str] | None = None, held_out: str | None = None) -> dict[tuple[str, str], Mutant]:
