@@ -154,6 +154,8 @@ def test_support_refuses_a_token_that_must_never_be_drawn():
     ((3, 7), (4, 8), None),
     ((1, 1, 1, 8), (3, 1, 1, 8), "dim 0 has size 1 instead of 3"),
     ((5000, 4), (6, 4), "dim 0 has size 5000 instead of 6"),
+    ((3, 0), (3, 1), "dim 1 has size 0 instead of 1, one too few"),  # not "expanded": it is one short
+    ((13,), (13, 13), "the leading axes (13,) are missing"),
     ((4, 4), (4, 4), None),
     ((2, 6), (3, 5), "[1:] drops the first row"),
 ])
@@ -235,3 +237,36 @@ def test_searched_runs_a_search_once_per_generator_state():
     assert checks.randint(first, 0, 10**6) == checks.randint(second, 0, 10**6)
     checks.searched(torch.Generator().manual_seed(124), "test search", search)
     assert len(calls) == 2
+
+
+def test_a_diagnosis_carries_its_kind_as_data():
+    """Is a failure's diagnosis a CAUSE when it names a mistake or a plain reading, and a
+    WHERE only when its mechanism marked it so (reports.Where), whatever its text says?"""
+    from autograder.grading.reports import CAUSE, WHERE, Where
+
+    plain = CheckFailure("out: off", "out: mal")
+    assert plain.diagnosis is None
+    assert plain.naming(Mistake("a named one", "uno nombrado")).diagnosis == CAUSE
+    assert plain.shaped(("a reading", "una lectura")).diagnosis == CAUSE
+    where = plain.shaped(Where("where it differs", "dónde difiere"))
+    assert where.diagnosis == WHERE and "Likely mistake: where it differs" in where.en
+    assert where.naming(Mistake("a named one", "uno nombrado")).diagnosis == CAUSE  # a name found later replaces it
+
+
+@pytest.mark.parametrize("got, want, kind", [
+    ((13,), (13, 13), "where"),  # one axis left of several: which part went missing is not known
+    ((4, 4), (3, 1, 4, 4), "cause"),
+    ((1, 1, 1, 8), (3, 1, 1, 8), "where"),  # one value shared along an axis: a reduction, a slice or a broadcast
+])
+def test_a_shape_reading_names_a_cause_only_when_the_shape_singles_it_out(got, want, kind):
+    from autograder.grading.reports import kind_of
+
+    assert kind_of(differences.explain_shape(got, want)) == kind
+
+
+def test_a_dropout_applied_twice_is_told_from_a_fixed_rate():
+    """Does a dropout that acts at 1 - (1 - p)² say that it is applied twice, not that the
+    argument is ignored?"""
+    assert "applied twice" in checks.wrong_dropout_rate(1 - 0.75 ** 2, 0.25).en
+    assert "dos veces" in checks.wrong_dropout_rate(1 - 0.75 ** 2, 0.25).es
+    assert "not with the dropout=0.25" in checks.wrong_dropout_rate(0.3, 0.25).en

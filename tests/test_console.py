@@ -90,3 +90,26 @@ def test_the_report_ends_with_where_the_full_feedback_is(tmp_path):
     printed.clear()
     console.report(passed, tmp_path, data, 4.0, "both", lambda *a, **k: printed.append(" ".join(a)))
     assert not any("Lost points" in line or "summary.md" in line for line in printed)
+
+
+def test_causes_reads_each_diagnosis_kind_from_the_data_and_judges_causes_only(monkeypatch):
+    """Does tests/mutants/causes.py take a line's kind from the test's extra_data (never from
+    its text), judge CAUSE lines by the table, and call a mistake wrong when any cause is?"""
+    from mutants import causes
+
+    def lost(line, kind):
+        return {"name": "a1_attention · T? / ¿T?", "score": 0.0, "max_score": 1.0,
+                "output": f"out: off\nLikely mistake: {line}\nout: mal\nError probable: {line}",
+                "extra_data": {"diagnosis": kind}}
+
+    where, right, wrong = lost("at index 3", "where"), lost("scaled by 4 = d_k", "cause"), lost("a loop", "cause")
+    monkeypatch.setattr(causes, "JUDGED", {("r", "a1", "m", "scaled by # = d_k"): "right",
+                                           ("r", "a1", "m", "a loop"): "wrong"})
+    assert causes.lines_of([where]) == [("where", "at index 3")]
+    assert causes.lines_of([{**where, "extra_data": {}}]) == [("cause", "at index 3")]  # no kind: judged
+    assert causes.verdict("r", "a1", "m", []) == ("FULL MARKS", [])
+    assert causes.verdict("r", "a1", "m", [where]) == ("only where", [])
+    assert causes.verdict("r", "a1", "m", [where, right]) == ("right", [])
+    assert causes.verdict("r", "a1", "m", [right, wrong]) == ("wrong", [])
+    assert causes.verdict("r", "a1", "m", [lost("new", "cause")]) == ("UNJUDGED", ["new"])
+    assert causes.verdict("r", "a1", "m", [{**where, "output": "out: off"}]) == ("no diagnosis", [])

@@ -164,6 +164,8 @@ REAL_ERRORS = {
         torch.zeros(4, dtype=torch.long), torch.zeros(4, 3)), "swapped"),
     "a replacement without its group": (lambda: __import__("re").sub("[?!]", r" \1 ", "a?"), "does not capture"),
     "float token ids": (lambda: nn.Embedding(5, 2)(torch.ones(1, 2)), "torch.long"),
+    "an id of -100 into an embedding": (lambda: nn.Embedding(5, 2)(torch.tensor([[1, -100]])), "outside the embedding"),
+    "embeddings where token ids belong": (lambda: _reference_encode(torch.zeros(1, 3, 8)), "such as the embeddings"),
     "mismatched matmul": (lambda: torch.zeros(2, 3) @ torch.zeros(2, 3), ""),
     "ignore_index given a float": (lambda: torch.nn.functional.cross_entropy(
         torch.zeros(3, 4), torch.zeros(3, dtype=torch.long), ignore_index=0.1), "pass them by name"),

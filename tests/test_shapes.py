@@ -219,3 +219,32 @@ def test_a_mask_with_its_axes_in_another_order_is_named():
     m = torch.rand(3, 8, generator=torch.Generator().manual_seed(0)) > 0.3
     found = shapes.explain_mask(m[:, None, :, None], m[:, None, None, :])
     assert "permute(*(0, 1, 3, 2))" in found[0]
+
+
+def test_readings_that_many_mistakes_share_say_only_where():
+    """Is a difference at one index, uniform probabilities, or probabilities zeroed after the
+    softmax said as a WHERE (reports.Where: no cause named), and a scaled softmax still as a
+    cause?"""
+    from autograder.grading.reports import Where
+
+    e = _x(6, 4)
+    last = e.clone()
+    last[:, -1] *= 3
+    found = shapes.explain(last, e)
+    assert isinstance(found, Where) and "loop" not in found[0]
+    scores = _x(2, 3, 6)
+    right = scores.softmax(-1)
+    allowed = torch.rand(2, 3, 6, generator=torch.Generator().manual_seed(2)) > 0.4
+    allowed[..., 0] = True
+    right = scores.masked_fill(~allowed, float("-inf")).softmax(-1)
+    uniform = shapes.explain(allowed.double() / allowed.sum(-1, keepdim=True), right)  # each row its own keys
+    assert isinstance(uniform, Where) and "uniform" in uniform[0] and "uniforme" in uniform[1]
+    assert not isinstance(shapes.explain((scores * 2).softmax(-1), scores.softmax(-1)), Where)
+    right = scores.softmax(-1)
+    zeroed = right.clone()
+    zeroed[0, 1, 2] = 0.0  # one weight set to 0 after the softmax: its row sums to less than 1
+    found = shapes.explain(zeroed, right)
+    assert isinstance(found, Where) and "1 of 36 values are 0" in found[0] and "1 de 36" in found[1]
+    lost = right * torch.tensor([1.0, 0.5, 0.25], dtype=torch.float64)[None, :, None]  # each row its own share kept
+    found = shapes.explain(lost, right)
+    assert isinstance(found, Where) and "times a factor below 1 of its own" in found[0] and "propio" in found[1]

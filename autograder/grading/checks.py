@@ -19,7 +19,7 @@ import torch
 
 from ..sandbox.child.wire import Unsupported
 from . import differences, shapes
-from .reports import LIKELY_EN, LIKELY_ES
+from .reports import CAUSE, LIKELY_EN, LIKELY_ES, kind_of
 
 
 class CheckFailure(AssertionError):
@@ -29,13 +29,17 @@ class CheckFailure(AssertionError):
     (:meth:`naming`), or else the error's shape or the stage where it starts
     (:meth:`shaped`), which a named mistake found later replaces."""
 
-    def __init__(self, en: str, es: str, *, plain: tuple[str, str] | None = None, mistake: "Mistake | None" = None):
+    def __init__(self, en: str, es: str, *, plain: tuple[str, str] | None = None, mistake: "Mistake | None" = None,
+                 diagnosis: str | None = None):
         super().__init__(f"{en}\n{es}")
         self.en, self.es = en, es
         self._plain = plain  # the message without its shape diagnosis, when it has one
         # The classic mistake this failure names (:meth:`naming`), if any: kept as data, so
         # that nothing reads it back out of the text (a student's message could hold it).
         self.mistake = mistake
+        # The kind of its diagnosis line (reports.CAUSE or reports.WHERE), None without one:
+        # data for the measurements of feedback quality, like ``mistake``.
+        self.diagnosis = CAUSE if mistake is not None else diagnosis
 
     def naming(self, mistake: "Mistake") -> "CheckFailure":
         """The same failure, followed by the classic mistake it most likely comes from."""
@@ -54,7 +58,8 @@ class CheckFailure(AssertionError):
         if not found or self.named or (self._plain is not None and not replace):
             return self
         en, es = self._plain or (self.en, self.es)
-        return CheckFailure(f"{en}\n{LIKELY_EN}{found[0]}", f"{es}\n{LIKELY_ES}{found[1]}", plain=(en, es))
+        return CheckFailure(f"{en}\n{LIKELY_EN}{found[0]}", f"{es}\n{LIKELY_ES}{found[1]}", plain=(en, es),
+                            diagnosis=kind_of(found))
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,15 @@ def wrong_dropout_rate(q: float | None, p: float) -> Mistake | None:
                        f"el dropout actúa con p = {fmt(q, '.3g', 'es')} = 1 - dropout: nn.Dropout(p) recibe la "
                        "probabilidad de anular una unidad, no la de conservarla; pasa dropout tal cual "
                        "(nn.Dropout(dropout))")
+    if abs(q - (1 - (1 - p) ** 2)) <= 1e-3:
+        # Two dropouts of rate p in a row keep (1 - p)² of the values, each scaled twice: the
+        # argument does reach the module, once too often.
+        return Mistake(f"dropout acts with p = {q:.3g} = 1 - (1 - dropout)², what two dropouts of rate {p:g} in a row "
+                       "give: a dropout is applied twice to the same values (once more on an output already dropped); "
+                       "keep one",
+                       f"el dropout actúa con p = {fmt(q, '.3g', 'es')} = 1 - (1 - dropout)², lo que dan dos "
+                       f"dropouts de tasa {fmt(p, 'g', 'es')} seguidos: se aplica un dropout dos veces a los mismos "
+                       "valores (otra vez sobre una salida ya con dropout); deja uno")
     return Mistake(f"dropout acts with p = {q:.3g}, not with the dropout={p:g} given to __init__: pass the argument on "
                    "(nn.Dropout(dropout)) instead of a fixed rate",
                    f"el dropout actúa con p = {fmt(q, '.3g', 'es')}, no con el dropout={fmt(p, 'g', 'es')} dado a "

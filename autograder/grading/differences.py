@@ -21,6 +21,7 @@ from collections import Counter
 import torch
 
 from .. import tokens
+from .reports import Where
 
 Found = tuple[str, str] | None
 _MAX_SHOWN = 6  # characters, words or items named in one message
@@ -184,6 +185,14 @@ def _sequence(a: list, e: list, what: str = "items") -> Found:
         consistent = all(table.setdefault(x, y) == y for x, y in zip(a, e))
         if len(set(a)) < n and consistent and len(set(table.values())) == len(table):
             swapped = [(x, y) for x, y in table.items() if x != y]
+            if len(swapped) > 1 and any(isinstance(x, str) and len(x.split()) > 1 for x, _ in swapped):
+                # Whole sentences that differ: a table of words or ids is one reading among many
+                # (a word changed inside each, a step applied to the output), so only say where.
+                x, y = swapped[0]
+                return Where(f"{len(swapped)} of the {what} differ from the expected ones, each always the same way "
+                             f"({x!r} where {y!r} is expected)",
+                             f"{len(swapped)} de {los} {es_what} difieren de {los} esperad{o}s, siempre de la misma "
+                             f"manera ({x!r} donde se esperaba {y!r})")
             if len(swapped) > 1:
                 x, y = swapped[0]
                 return (f"the same pattern with other {what}: each of yours stands consistently for another one "
@@ -320,12 +329,15 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
     for i in range(len(e)):
         if e[i] == 1 and e[:i] + e[i + 1:] == a:
             if i == 0 and 1 not in a:  # a batch of one squeezed away with every other axis of size 1
+                # An index [0] on that axis drops it the same way: the shapes cannot tell the two apart.
                 return (f"the axis of size 1 at dim {i} is missing: .squeeze() with no dim drops every axis of size "
-                        f"1, this one too when it has one row; name the axis to drop (such as .squeeze(-1)), or keep "
-                        f"this one with keepdim=True or unsqueeze({i})",
+                        f"1, this one too when it has one row, and an index [0] drops it too (x[0] of a tensor whose "
+                        f"first axis is that one row); name the axis to drop (such as .squeeze(-1)), keep this one "
+                        f"with keepdim=True or unsqueeze({i}), and index only what holds several values",
                         f"falta el eje de tamaño 1 de la dim {i}: .squeeze() sin dim quita todos los ejes de tamaño "
-                        f"1, también este cuando tiene una sola fila; nombra el eje que quitas (como .squeeze(-1)), o "
-                        f"consérvalo con keepdim=True o unsqueeze({i})")
+                        f"1, también este cuando tiene una sola fila, y un índice [0] también lo quita (x[0] de un "
+                        f"tensor cuyo primer eje es esa única fila); nombra el eje que quitas (como .squeeze(-1)), "
+                        f"consérvalo con keepdim=True o unsqueeze({i}), e indexa solo lo que tiene varios valores")
             return (f"the axis of size 1 at dim {i} is missing: a reduction without keepdim=True, or a .squeeze() "
                     f"with no dim (it drops every axis of size 1, such as T = 1); keep it (keepdim=True, "
                     f".squeeze(-1) naming the axis to drop, or unsqueeze({i}))",
@@ -349,6 +361,11 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
                 "few, or a batch_first left out)",
                 "los tamaños correctos en otro orden: hay dos ejes intercambiados (un transpose o permute de más o de "
                 "menos, o falta batch_first)")
+    if 0 < len(a) < len(e) and e[len(e) - len(a):] == a and len(a) < 2:
+        # One axis left of several: the shape alone cannot say which part went missing.
+        lead = e[:len(e) - len(a)]
+        return Where(f"the leading axes {lead} are missing: shape {a} is only the last part of {e}",
+                     f"faltan los ejes iniciales {lead}: la forma {a} es solo la parte final de {e}")
     if 0 < len(a) < len(e) and e[len(e) - len(a):] == a:
         lead = e[:len(e) - len(a)]
         return (f"the leading axes {lead} are missing (shape {a} is only the last part of {e}): is a part that "
@@ -358,13 +375,13 @@ def explain_shape(actual: tuple[int, ...], expected: tuple[int, ...]) -> Found:
     differ = [i for i in range(len(e)) if len(a) == len(e) and a[i] != e[i]]
     if len(differ) == 1 and a[differ[0]] == 1:
         i = differ[0]
-        return (f"dim {i} has size 1 instead of {e[i]}: the result is computed once and shared along that axis (a "
-                f"reduction over it such as .any/.all/.sum/.mean with keepdim=True, or one slice taken) instead of "
-                "one value per element of it",
-                f"la dim {i} tiene tamaño 1 en lugar de {e[i]}: el resultado se calcula una vez y se comparte a lo "
-                "largo de ese eje (una reducción sobre él como .any/.all/.sum/.mean con keepdim=True, o una sola "
-                "porción) en lugar de un valor por elemento")
-    if len(differ) == 1 and e[differ[0]] == 1:
+        # A WHERE: a reduction with keepdim=True, one slice taken, or a part built without that
+        # axis and broadcast (a 1-D mask) all give it.
+        return Where(f"dim {i} has size 1 instead of {e[i]}: one value is shared along that axis where one per "
+                     "element of it is expected",
+                     f"la dim {i} tiene tamaño 1 en lugar de {e[i]}: un solo valor se comparte a lo largo de ese eje "
+                     "donde se espera uno por elemento")
+    if len(differ) == 1 and e[differ[0]] == 1 and a[differ[0]] > 1:  # size 0 is one too few, not expanded
         i = differ[0]
         return (f"dim {i} has size {a[i]} where 1 belongs: the tensor is expanded along it (expand or repeat, or "
                 f"built once per query) where it should keep size 1 and let broadcasting spread it where it is used",

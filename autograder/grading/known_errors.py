@@ -96,11 +96,13 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
 
     (None, "must match the size of tensor b",
      "two tensors whose sizes do not fit are combined (+, *, masked_fill, torch.where): a mask or a table sized by "
-     "the wrong length (the queries' T instead of the keys', the source's instead of the target's), or an axis "
-     "missing for broadcasting (unsqueeze / [:, None])",
+     "the wrong length (the queries' T instead of the keys', the source's instead of the target's), an axis "
+     "missing for broadcasting (unsqueeze / [:, None]), or one of the two is not the tensor meant, computed with "
+     "another shape (print both shapes just before that line)",
      "se combinan dos tensores cuyos tamaños no encajan (+, *, masked_fill, torch.where): una máscara o una tabla "
      "con la longitud equivocada (la T de las consultas en lugar de la de las claves, la del origen en lugar de la "
-     "del destino), o falta un eje para el broadcasting (unsqueeze / [:, None])"),
+     "del destino), falta un eje para el broadcasting (unsqueeze / [:, None]), o uno de los dos no es el tensor que "
+     "debía, calculado con otra forma (imprime ambas formas justo antes de esa línea)"),
     (None, "The expanded size of the tensor",
      "a tensor expanded (or broadcast) to sizes it does not have: check the sizes of both sides and which length "
      "(source or target, queries or keys) each one should use",
@@ -117,10 +119,12 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "cross_entropy espera las clases en la dim 1: aplana los logits a (B*T, V) y los objetivos a (B*T,) (o mueve "
      "el eje del vocabulario a la dim 1)"),
     (None, "is invalid for input of size",
-     "a view/reshape to sizes whose product is not the tensor's number of elements: check each size (the keys' "
-     "length where the queries' was used, d_model against num_heads * d_k)",
-     "un view/reshape a tamaños cuyo producto no es el número de elementos del tensor: revisa cada tamaño (la "
-     "longitud de las claves donde se usó la de las consultas, d_model frente a num_heads * d_k)"),
+     "a view/reshape to sizes whose product is not the tensor's number of elements: either a size is wrong (the "
+     "keys' length where the queries' was used, d_model against num_heads * d_k) or the tensor reshaped is not the "
+     "one meant (print its shape just before the reshape)",
+     "un view/reshape a tamaños cuyo producto no es el número de elementos del tensor: o un tamaño está mal (la "
+     "longitud de las claves donde se usó la de las consultas, d_model frente a num_heads * d_k) o el tensor que se "
+     "reordena no es el que debía (imprime su forma justo antes del reshape)"),
     ("TypeError", "tuple of ints, not float",
      *_FLOAT_SIZE),
     ("TypeError", "tuple of ints,but got float",
@@ -224,6 +228,14 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
      "divmod's quotient and remainder), and the axis it indexes",
      "un índice más allá del final de un eje: revisa qué valor es el índice y cuál el tamaño (p. ej. el orden del "
      "cociente y el resto de divmod), y el eje que indexa"),
+    # nn.Embedding's own message: the index is an id, and the table is the vocabulary.
+    ("IndexError", "index out of range in self",
+     "an id outside the embedding table reached nn.Embedding: every id must lie in 0..V-1, V the vocabulary size "
+     "the model was built with; look for a negative id or a marker that is no id (padding with -100 or -1 instead "
+     "of pad_id) and for a vocabulary size smaller than the ids",
+     "un id fuera de la tabla de embeddings llegó a nn.Embedding: cada id debe estar en 0..V-1, con V el tamaño de "
+     "vocabulario con el que se construyó el modelo; busca un id negativo o una marca que no es un id (relleno con "
+     "-100 o -1 en lugar de pad_id) y un tamaño de vocabulario menor que los ids"),
     ("IndexError", "index out of range",
      "an index past the end of an axis or a list: check which value is the index and which the size (e.g. the "
      "order of divmod's quotient and remainder)",
@@ -319,10 +331,12 @@ KNOWN: tuple[tuple[str | None, str, str, str], ...] = (
     # Raised by the course's reference code running beside the student's (a3 to a6), when
     # the student's code hands it something of the wrong shape.
     ("ValueError", "tokens must have shape (B",
-     "a tensor of token ids without its batch axis (or with one too many) reached the model: keep (B, S), e.g. "
-     "src[b:b + 1] instead of src[b], or unsqueeze(0)",
-     "un tensor de ids sin su eje de lote (o con uno de más) llegó al modelo: conserva (B, S), p. ej. src[b:b + 1] "
-     "en lugar de src[b], o unsqueeze(0)"),
+     "something other than (B, S) token ids reached code that takes them: ids without their batch axis (keep "
+     "(B, S), e.g. src[b:b + 1] instead of src[b], or unsqueeze(0)), or another tensor in their place, such as the "
+     "embeddings (B, S, d_model) of those ids (keep the ids under their own name)",
+     "algo que no son ids de tokens (B, S) llegó a código que los recibe: ids sin su eje de lote (conserva (B, S), "
+     "p. ej. src[b:b + 1] en lugar de src[b], o unsqueeze(0)), u otro tensor en su lugar, como los embeddings "
+     "(B, S, d_model) de esos ids (conserva los ids con su propio nombre)"),
     ("ValueError", "logits must have shape (B, V)",
      "sample_next_token takes (B, V) logits, one row per sentence: take the last position's, logits[:, -1, :]",
      "sample_next_token recibe logits (B, V), una fila por frase: toma los de la última posición, logits[:, -1, :]"),

@@ -19,6 +19,7 @@ import torch
 from ..sandbox.child.harness import trace
 from . import shapes
 from .checks import CheckFailure
+from .reports import Where
 
 PREFIX_EN = "the first stage that differs from the reference (each stage run on the reference's input to it) is "
 PREFIX_ES = ("la primera etapa que difiere de la referencia (cada etapa ejecutada con la entrada de la referencia) "
@@ -62,13 +63,15 @@ def first_difference(stages: list[Stage], *, atol: float, rtol: float,
             shape = shapes.explain_mask(stage.actual, stage.expected, stage.hints)
         en, es = PREFIX_EN + stage.en, PREFIX_ES + stage.es
         if shape:
+            # a WHERE only when the shape named no cause either (reports.Where)
             found = f"{en}: {shape[0]}", f"{es}: {shape[1]}"
+            found = Where(*found) if isinstance(shape, Where) else found
         elif not isinstance(stage.actual, torch.Tensor) or stage.actual.shape != stage.expected.shape:
             got = tuple(stage.actual.shape) if isinstance(stage.actual, torch.Tensor) else type(stage.actual).__name__
-            found = (f"{en} (it returns {got}, expected a tensor of shape {tuple(stage.expected.shape)})",
-                     f"{es} (devuelve {got}, se esperaba un tensor de forma {tuple(stage.expected.shape)})")
+            found = Where(f"{en} (it returns {got}, expected a tensor of shape {tuple(stage.expected.shape)})",
+                          f"{es} (devuelve {got}, se esperaba un tensor de forma {tuple(stage.expected.shape)})")
         else:
-            found = en, es
+            found = Where(en, es)
         return stage.deeper(found) if stage.deeper else found
     return chained
 
@@ -131,7 +134,9 @@ def calls_difference(got, want: dict, *, atol: float, rtol: float,
                     break
             en = f"the first sub-layer call that differs is self.{name}: its {param} is not the reference's"
             es = f"la primera llamada a una subcapa que difiere es self.{name}: su {param} no es el de la referencia"
-            return (f"{en}: {shape[0]}", f"{es}: {shape[1]}") if shape else (en, es)
+            if not shape or isinstance(shape, Where):  # where it differs, and no cause named
+                return Where(f"{en}: {shape[0]}", f"{es}: {shape[1]}") if shape else Where(en, es)
+            return f"{en}: {shape[0]}", f"{es}: {shape[1]}"
         named[f"the output of self.{name}"] = out
     extra = [c[0] for i, c in enumerate(calls) if not used[i]]
     if extra:

@@ -189,6 +189,8 @@ def pytest_runtest_makereport(item, call):
         shorten = handle.shorten_quotes if isinstance(handle, Student) else (lambda text: text)
         record["output"] = shorten(str(failure))[:2000]
         record["output_en"], record["output_es"] = shorten(failure.en)[:1000], shorten(failure.es)[:1000]
+        if failure.diagnosis:
+            record["diagnosis"] = failure.diagnosis
     else:
         kind = call.excinfo.typename if call.excinfo is not None else report.outcome
         record["output"] = rules.internal_error(kind)

@@ -25,6 +25,26 @@ VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 LIKELY_EN = "Likely mistake: "
 LIKELY_ES = "Error probable: "
 
+# The two kinds of diagnosis, kept as data beside the text (a test's ``extra_data``), so that
+# measurements of feedback quality never read them back out of it: a CAUSE names what the
+# code most likely does wrong or what to change; a WHERE only says where the output first
+# differs or what kind of difference it is, and names no fix.
+CAUSE, WHERE = "cause", "where"
+
+
+class Where(tuple):
+    """An (English, Spanish) diagnosis that is a WHERE: where the output first differs, or
+    the kind of difference, without naming a cause. A plain tuple is read as a CAUSE, so a
+    text that loses this mark on its way to the student is judged, never waved through."""
+
+    def __new__(cls, en: str, es: str):
+        return super().__new__(cls, (en, es))
+
+
+def kind_of(found) -> str:
+    """CAUSE or WHERE, for a diagnosis (English, Spanish) handed to ``CheckFailure.shaped``."""
+    return WHERE if isinstance(found, Where) else CAUSE
+
 
 LANGS = ("both", "en", "es")
 
@@ -66,7 +86,10 @@ def test_entry(assignment: str, number: str, record: dict, *, visibility: str, s
         "output_format": "text",
         "visibility": visibility,
         "extra_data": {"assignment": assignment, "grader": record.get("id", ""), "seed": record.get("seed", seed),
-                       "internal_error": bool(record.get("internal_error"))},
+                       "internal_error": bool(record.get("internal_error")),
+                       # CAUSE or WHERE when the feedback carries a diagnosis (a word the grading
+                       # process chose, never text of the student's process), else None
+                       "diagnosis": record.get("diagnosis")},
     }
 
 

@@ -29,6 +29,8 @@ from typing import Callable, Sequence
 
 import torch
 
+from .reports import Where
+
 # Relative closeness that counts as "the same tensor" for a recogniser: loose enough for a
 # student who computes in float32 (2**-24 relative per operation, a few hundred operations),
 # tight enough that no mistake of the corpus is within it of another shape.
@@ -377,6 +379,26 @@ def _normalised_axis(a, e, hints):
                 f"is taken over the wrong axis; use dim=-1 for the keys",
                 f"los valores suman 1 a lo largo de {got_es} en lugar de {eje}: el softmax (o la normalización) "
                 f"se toma sobre el eje equivocado; usa dim=-1 para las claves")
+    zeroed = (a.abs() <= 1e-12) & (e.abs() > 1e-12)
+    if bool(zeroed.any()) and bool(((a - e).abs() <= 1e-6 + 1e-6 * e.abs())[~zeroed].all()):
+        # The right probabilities with some set to 0 afterwards: something zeroes them after
+        # the normalisation (a mask, a guard), not a softmax missing; which ones is the clue.
+        n_zeroed, total = int(zeroed.sum()), zeroed.numel()
+        return Where(f"{n_zeroed} of {total} values are 0 where the expected probability is not, and every other value "
+                     f"is right: they are set to 0 after the values along {axis} were normalised, so those rows no "
+                     "longer sum to 1",
+                     f"{n_zeroed} de {total} valores son 0 donde la probabilidad esperada no lo es, y todos los demás "
+                     f"son correctos: se ponen a 0 después de normalizar los valores a lo largo de {eje}, así que "
+                     "esas filas ya no suman 1")
+    sums = a.sum(want, keepdim=True)
+    if bool((sums < 1 - 1e-6).any()) and bool((sums <= 1 + 1e-6).all()) and _same(a, e * sums):
+        # Each row the expected one times its own factor below 1: the softmax is there, and
+        # part of each row's weight was taken away after it (the positions that held it say why).
+        low, high = sums.min().item(), sums.max().item()
+        return Where(f"every row along {axis} is the expected one times a factor below 1 of its own (the rows sum to "
+                     f"{_fmt(low)} to {_fmt(high)}, not 1): part of each row's weight is lost after the normalisation",
+                     f"cada fila a lo largo de {eje} es la esperada por un factor menor que 1 propio (las filas suman "
+                     f"de {_es(low)} a {_es(high)}, no 1): parte del peso de cada fila se pierde tras la normalización")
     return (f"the values along {axis} should be probabilities that sum to 1, and they do not: a missing or "
             "misplaced softmax (or normalisation)",
             f"los valores a lo largo de {eje} deberían ser probabilidades que suman 1, y no lo hacen: un softmax "
@@ -399,8 +421,22 @@ def _tempered(a, e, hints):
     if denominator <= 1e-12:
         return None
     c = (x * y).sum().item() / denominator
+    if y.abs().max().item() <= 1e-9 * max(x.abs().max().item(), 1.0):
+        # Uniform rows: any scores that are equal within a row give them (scores never
+        # computed, or all alike), not only a scaling; say what the rows are.
+        return Where("every row of probabilities is uniform over the positions the expected ones give weight to: the "
+                     "scores that reach the softmax are the same within each row",
+                     "cada fila de probabilidades es uniforme sobre las posiciones a las que las esperadas dan peso: "
+                     "las puntuaciones que llegan al softmax son iguales dentro de cada fila")
     if abs(c - 1) <= 1e-3 or c <= 0 or not _same(y, c * x):
         return None
+    if c < 1e-3:
+        # Uniform rows: any scores that are equal within a row give them (scores never
+        # computed, or all alike), not only a scaling; say what the rows are.
+        return Where("every row of probabilities is uniform over the positions the expected ones give weight to: the "
+                     "scores that reach the softmax are the same within each row",
+                     "cada fila de probabilidades es uniforme sobre las posiciones a las que las esperadas dan peso: "
+                     "las puntuaciones que llegan al softmax son iguales dentro de cada fila")
     named = _name_constant(c, hints)
     said = f"{_fmt(c)} = {named}" if named else _fmt(c)
     dicho = f"{_es(c)} = {named}" if named else _es(c)
@@ -446,13 +482,12 @@ def _one_index(bad: torch.Tensor, a: torch.Tensor, hints: Hints) -> tuple[str, s
         where, donde = {0: ("the first", "el primero"), size - 1: ("the last", "el último")}.get(i, ("", ""))
         at, en_el = f"index {i}{f' ({where})' if where else ''}", f"el índice {i}{f' ({donde})' if donde else ''}"
         zeros = not bool(a.select(d, i).any())
-        return (f"every value that differs is at {at} of {axis}; the other {size - 1} are right: look at what "
-                "treats that index apart (a loop or range that starts at 1 or stops one short, a special case, "
-                "padding only it has)" + ("; yours is all zeros there: left at its initial value?" if zeros else ""),
-                f"todos los valores que difieren están en {en_el} de {eje}; los otros {size - 1} son correctos: busca "
-                "qué trata aparte ese índice (un bucle o range que empieza en 1 o se queda a uno del final, un caso "
-                "especial, un relleno que solo él tiene)"
-                + ("; el tuyo es todo ceros ahí: ¿se quedó con su valor inicial?" if zeros else ""))
+        # A WHERE: one index apart has many causes (a loop that skips it, a special case, an
+        # input that is extreme only there, padding only it has), which the output cannot tell.
+        return Where(f"every value that differs is at {at} of {axis}; the other {size - 1} are right"
+                     + ("; yours is all zeros there" if zeros else ""),
+                     f"todos los valores que difieren están en {en_el} de {eje}; los otros {size - 1} son correctos"
+                     + ("; el tuyo es todo ceros ahí" if zeros else ""))
     return None
 
 

@@ -344,4 +344,16 @@ MUTANTS = {
         must_fail=["Is sample_decode reproducible"],
         names="eos_id is forced at the last step",
     ),
+    # issue 48's unseen mistakes, read as several wrong causes before the diagnoses were narrowed
+    "top-k draws uniformly among the k best (their probabilities ignored)": Mutant(
+        "sampling.py",
+        [('        logits = logits.masked_fill(logits < kth, float("-inf"))\n',
+          '        logits = torch.zeros_like(logits).masked_fill(logits < kth, float("-inf"))  # the k best alike\n')],
+        must_fail=["Are top-k draws always among the k best"],
+    ),
+    "sample_decode's loop one step short (range(max_len - 1))": Mutant(
+        "decoding.py",
+        [("    for _ in range(max_len):\n", "    for _ in range(max_len - 1):\n")],
+        must_fail=["When EOS never comes"],
+    ),
 }

@@ -25,6 +25,27 @@ from autograder.grading import console  # noqa: E402
 from autograder.grading.reports import LIKELY_EN  # noqa: E402
 
 
+def graded(corpus: dict, seed: int, parallel: int):
+    """(assignment, mistake, its lost tests at ``seed``: results.json entries) for every
+    mistake of ``corpus``, batch by batch (mutants.BATCH of one assignment per `grade` run),
+    ``parallel`` batches at once."""
+    batches = []
+    for assignment in dict.fromkeys(a for a, _ in corpus):
+        names = [name for a, name in corpus if a == assignment]
+        batches += [(assignment, names[i:i + mutants.BATCH]) for i in range(0, len(names), mutants.BATCH)]
+
+    def one(batch):
+        assignment, names = batch
+        with tempfile.TemporaryDirectory(prefix="console-") as tmp:
+            verdicts = mutants.grade_many(assignment, [corpus[assignment, n] for n in names], Path(tmp), (seed,))
+        return [(assignment, name, [t for t in v.views[seed].values() if t["score"] < t["max_score"]])
+                for name, v in zip(names, verdicts)]
+
+    with ThreadPoolExecutor(parallel) as pool:
+        for rows in pool.map(one, batches):
+            yield from rows
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", nargs="*", default=None, help="assignments to measure (default: all)")
@@ -35,33 +56,16 @@ def main(argv=None) -> int:
     parser.add_argument("--parallel", type=int, default=2, help="batches graded at once")
     args = parser.parse_args(argv)
     corpus = mutants.chosen(args.only, args.heldout)
-    batches = []
-    for assignment in dict.fromkeys(a for a, _ in corpus):
-        names = [name for a, name in corpus if a == assignment]
-        batches += [(assignment, names[i:i + mutants.BATCH]) for i in range(0, len(names), mutants.BATCH)]
-
-    def one(batch):
-        assignment, names = batch
-        with tempfile.TemporaryDirectory(prefix="console-") as tmp:
-            verdicts = mutants.grade_many(assignment, [corpus[assignment, n] for n in names], Path(tmp), (args.seed,))
-        rows = []
-        for name, verdict in zip(names, verdicts):
-            lost = [t for t in verdict.views[args.seed].values() if t["score"] < t["max_score"]]
-            said = [line for t in lost for line in console.messages(t, "en") if line.startswith(LIKELY_EN)]
-            rows.append((assignment, name, bool(lost), said))
-        return rows
-
     totals: dict[str, list[int]] = {}
-    with ThreadPoolExecutor(args.parallel) as pool:
-        for rows in pool.map(one, batches):
-            for assignment, name, lost, said in rows:
-                t = totals.setdefault(assignment, [0, 0, 0])
-                t[0] += 1
-                t[1] += lost
-                t[2] += bool(said)
-                verdict = "diagnosed" if said else ("no diagnosis" if lost else "FULL MARKS")
-                shown = said[0][len(LIKELY_EN):][:90] if said else ""
-                print(f"{assignment:15} {name[:55]:55} {verdict:12} {shown}", flush=True)
+    for assignment, name, lost in graded(corpus, args.seed, args.parallel):
+        said = [line for t in lost for line in console.messages(t, "en") if line.startswith(LIKELY_EN)]
+        t = totals.setdefault(assignment, [0, 0, 0])
+        t[0] += 1
+        t[1] += bool(lost)
+        t[2] += bool(said)
+        verdict = "diagnosed" if said else ("no diagnosis" if lost else "FULL MARKS")
+        shown = said[0][len(LIKELY_EN):][:90] if said else ""
+        print(f"{assignment:15} {name[:55]:55} {verdict:12} {shown}", flush=True)
     print(f"\n{'assignment':15} {'mistakes':>8} {'lose points':>11} {'diagnosed':>10}")
     for assignment, (n, lost, said) in totals.items():
         print(f"{assignment:15} {n:>8} {lost:>11} {said:>5} ({100 * said / n:.0f} %)")

@@ -100,13 +100,16 @@ MISTAKES = {
                    "máscaras del curso son booleanas, True = puede atender, así que sumar una suma 1 a las "
                    "puntuaciones visibles y no oculta nada: pon -inf donde la máscara es False "
                    "(masked_fill(~mask, float('-inf')))"),
-    "mask multiplied": ("the scores are multiplied by the mask, which sets the masked ones to 0 as the text of the "
-                        "lecture notebook 004 says; a score of 0 still gets weight (exp(0) = 1), and that lecture's own "
-                        "z1-z4 table needs -inf before the softmax: masked_fill(~mask, float('-inf'))",
-                        "las puntuaciones se multiplican por la máscara, lo que pone las enmascaradas a 0 como dice el "
-                        "texto del cuaderno de clase 004; una puntuación 0 sigue recibiendo peso (exp(0) = 1), y la "
-                        "propia tabla z1-z4 de esa clase necesita -inf antes del softmax: "
-                        "masked_fill(~mask, float('-inf'))"),
+    # What the output shows is masked scores of 0 before the softmax; multiplying by the mask
+    # (lecture 004's text) is the usual way, a fill of 0 (or of a value that is 0 here) another.
+    "mask multiplied": ("the masked scores reach the softmax as 0, not -inf: the scores multiplied by the mask, as the "
+                        "text of the lecture notebook 004 says, or filled with 0 (or with a value that is 0 here); a "
+                        "score of 0 still gets weight (exp(0) = 1), and that lecture's own z1-z4 table needs -inf "
+                        "before the softmax: masked_fill(~mask, float('-inf'))",
+                        "las puntuaciones enmascaradas llegan al softmax como 0, no -inf: multiplicadas por la máscara, "
+                        "como dice el texto del cuaderno de clase 004, o rellenas con 0 (o con un valor que aquí vale "
+                        "0); una puntuación 0 sigue recibiendo peso (exp(0) = 1), y la propia tabla z1-z4 de esa clase "
+                        "necesita -inf antes del softmax: masked_fill(~mask, float('-inf'))"),
     "mask after softmax": ("the mask is applied after the softmax: the other weights no longer sum to 1 "
                            "(fill the scores with -inf before the softmax)",
                            "la máscara se aplica después del softmax: los demás pesos ya no suman 1 "
@@ -117,10 +120,15 @@ MISTAKES = {
                     "relleno finito como -1e9 deja esa fila uniforme; dale pesos cero)"),
     "nan": ("a query with every key masked gives NaN (softmax over a row of -inf); give that row zero weights",
             "una consulta con todas las claves enmascaradas da NaN (softmax de una fila de -inf); dale pesos cero"),
-    "plus inf": ("the masked scores are filled with +inf: a masked key then takes all the weight (NaN where "
-                 "several are masked); fill them with float('-inf')",
-                 "las puntuaciones enmascaradas se rellenan con +inf: una clave enmascarada se lleva entonces todo el "
-                 "peso (NaN donde hay varias); rellénalas con float('-inf')"),
+    # What the output shows is NaN in exactly the rows that mask a key: +inf fills give that,
+    # and so does any step that meets the -inf scores with ∞ − ∞ (a hand-written softmax).
+    "plus inf": ("every row that masks a key is NaN, and only those: the masked scores are filled with +inf (softmax "
+                 "then computes ∞ − ∞), or the -inf scores pass through a hand-written step that subtracts or "
+                 "averages them (∞ − ∞ again); fill them with float('-inf') and let torch.softmax take them",
+                 "cada fila que enmascara una clave es NaN, y solo esas: las puntuaciones enmascaradas se rellenan "
+                 "con +inf (el softmax calcula entonces ∞ − ∞), o las puntuaciones -inf pasan por un paso escrito a "
+                 "mano que las resta o las promedia (∞ − ∞ otra vez); rellénalas con float('-inf') y deja que "
+                 "torch.softmax las tome"),
     "softmax twice": ("the softmax is applied twice (the weights are a softmax of probabilities, too flat): apply it "
                       "once, to the scaled and masked scores",
                       "el softmax se aplica dos veces (los pesos son un softmax de probabilidades, demasiado planos): "
@@ -141,12 +149,15 @@ MISTAKES = {
                     "fila recibe pesos cero: tiene clave cuando alguna está permitida, mask.any(dim=-1, keepdim=True), "
                     "no .all()"),
     # Before "weights before masking", which reads an all-False mask the same way.
-    "empty mask skipped": ("a mask with no allowed key at all is skipped (an `if mask.any():` shortcut), so every "
-                           "query attends to every key: apply the mask whatever it holds; a query with no key gets "
-                           "zero weights",
-                           "una máscara sin ninguna clave permitida se omite (un atajo `if mask.any():`), así que cada "
-                           "consulta atiende a todas las claves: aplica la máscara tenga lo que tenga; una consulta "
-                           "sin claves recibe pesos cero"),
+    # What the output shows is a skipped mask; why it was skipped (its emptiness, or another
+    # condition such as its shape) the all-False mask cannot tell.
+    "empty mask skipped": ("a mask with no allowed key at all is not applied, so every query attends to every key: a "
+                           "condition leaves the mask out (an `if mask.any():` shortcut, or one on its shape or its "
+                           "number of dims); apply the mask whatever it holds; a query with no key gets zero weights",
+                           "una máscara sin ninguna clave permitida no se aplica, así que cada consulta atiende a todas "
+                           "las claves: una condición deja fuera la máscara (un atajo `if mask.any():`, o una sobre su "
+                           "forma o su número de dimensiones); aplica la máscara tenga lo que tenga; una consulta sin "
+                           "claves recibe pesos cero"),
     "weights before masking": ("the returned weights ignore the mask: return the weights of the masked scores",
                                "los pesos devueltos ignoran la máscara: devuelve los pesos de las puntuaciones enmascaradas"),
     "fourth root": ("the scores are divided by d_k ** 0.25 instead of √d_k: a scale split as d_k ** -0.25 over q and "

@@ -16,7 +16,7 @@ def _divisors(x, dims, eps):
     """What a vector may be divided by, by name: the right one first."""
     var = x.var(dims, unbiased=False, keepdim=True)
     unbiased = x.var(dims, unbiased=True, keepdim=True) if math.prod(x.shape[d] for d in dims) > 1 else var
-    return {
+    found = {
         "sqrt(var + eps)": (var + eps).sqrt(),
         "var + eps, without the square root": var + eps,
         "var, without the square root or eps": var,
@@ -28,6 +28,12 @@ def _divisors(x, dims, eps):
         "(var + eps) ** 2": (var + eps) ** 2,
         "1 (no division)": torch.ones_like(var),
     }
+    n = math.prod(x.shape[d] for d in dims)
+    if n - 1 in [x.shape[d] for d in range(x.dim()) if d not in dims]:
+        # N - 1 is also a leading size of x (len(x), say): a variance divided by it cannot be
+        # told from the unbiased one here, so neither is named.
+        del found["sqrt(var + eps) with the unbiased variance (÷(N-1))"], found["std() + eps, the unbiased standard deviation"]
+    return found
 
 
 def initial_parameters(started):
@@ -62,6 +68,12 @@ def initialised(name: str, value: torch.Tensor, word: str, palabra: str) -> tupl
             f"LayerNorm empieza como la identidad, weight a unos y bias a ceros; {fix_es}")
 
 
+def _all_alike(weight) -> bool:
+    """Whether every value of ``weight`` is the same number (ones, say)."""
+    w = weight.flatten()
+    return bool(((w - w[0]).abs() <= 1e-9 * (1 + w[0].abs())).all())
+
+
 def _affine_difference(x, y, weight, bias, dims, eps):
     """The last stage: when the output is, feature by feature, a * x̂ + c of the right
     normalisation x̂ (fitted over the vectors), with a and c other than weight and bias."""
@@ -80,8 +92,29 @@ def _affine_difference(x, y, weight, bias, dims, eps):
         return None
     close = lambda u, v: bool(((u - v).abs() <= 1e-3 * (1 + v.abs())).all())  # noqa: E731
     k = (a / weight).flatten()
-    if close(c, bias) and bool(((k - k[0]).abs() <= 1e-3 * k[0].abs()).all()) and abs(k[0].item() - 1) > 1e-3:
-        # One factor in every vector and feature: the divisor, not weight or bias, is off by it.
+    one_factor = bool(((k - k[0]).abs() <= 1e-3 * k[0].abs()).all()) and abs(k[0].item() - 1) > 1e-3
+    if close(c, bias) and one_factor and k[0].item() < -1e-3:
+        # A negative factor is no divisor (a square root is never negative): a sign is flipped.
+        k0 = k[0].item()
+        return (f"the output is x̂ * weight * ({k0:.4g}) + bias: x̂ comes out with its sign flipped, so a subtraction "
+                f"is reversed (mean - x where x - mean belongs) or a factor is negated",
+                f"la salida es x̂ * weight * ({checks.fmt(k0, '.4g', 'es')}) + bias: x̂ sale con el signo cambiado, así "
+                f"que una resta está invertida (media - x donde va x - media) o un factor está negado")
+    one_factor = one_factor and k[0].item() > 1e-3  # a factor of 0 is no divisor either: said below
+    if close(c, bias) and one_factor and _all_alike(weight):
+        # Under a weight that is one number everywhere, a divisor off by k and a weight applied
+        # as k times itself (or as another constant) give the same output: say both.
+        k0 = k[0].item()
+        return (f"x - mean is right, but the output is x̂ * weight * {k0:.4g} + bias: either each vector is divided "
+                f"by sqrt(var + eps) / {k0:.4g} (the variance taken over another count than the normalised dims' N "
+                f"elements) or the scaling is not by self.weight as it is (weight changed, or another factor)",
+                f"x - media está bien, pero la salida es x̂ * weight * {checks.fmt(k0, '.4g', 'es')} + bias: o cada "
+                f"vector se divide entre sqrt(var + eps) / {checks.fmt(k0, '.4g', 'es')} (la varianza tomada sobre "
+                f"otra cuenta que los N elementos de las dimensiones normalizadas) o no se escala por self.weight tal "
+                f"cual (weight modificado, u otro factor)")
+    if close(c, bias) and one_factor:
+        # One factor in every vector and feature under a weight that varies from feature to
+        # feature: the divisor, not weight or bias, is off by it.
         k2 = k[0].item() ** 2
         return (f"x - mean is right, but every vector is divided by sqrt(var + eps) / {k[0].item():.4g}: the variance "
                 f"is {k2:.4g} times too {'small' if k2 > 1 else 'large'}; take the mean of the squared deviations over "
@@ -146,6 +179,11 @@ def stage_difference(actual, x, weight, bias, eps, n):
                 "x - media está bien (la salida está centrada), pero cada vector no se divide entre un solo número: "
                 "la división entre sqrt(var + eps) es donde empieza a diferir")
     seen = torch.isfinite(per_vector)  # a constant vector (x̂ = 0) shows no divisor
+    if bool(seen.any()) and bool((per_vector[seen] < 0).all()):  # no square root is negative
+        return ("x̂ comes out with its sign flipped (each vector is divided by a negative number): a subtraction is "
+                "reversed (mean - x where x - mean belongs) or a factor is negated",
+                "x̂ sale con el signo cambiado (cada vector se divide entre un número negativo): una resta está "
+                "invertida (media - x donde va x - media) o un factor está negado")
     for i, (name, value) in enumerate(_divisors(x, dims, eps).items()):
         if bool(((per_vector - value).abs() <= 1e-3 * value.abs() + 1e-9)[seen].all()):
             if i == 0:  # the right divisor: x̂ is right to 1e-3, the difference is smaller than a stage shows

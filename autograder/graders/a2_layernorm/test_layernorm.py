@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from autograder.graders.a2_layernorm import stages
-from autograder.grading import checks, shapes
+from autograder.grading import checks, localise, shapes
 
 LAYERNORM = "layernorm.LayerNorm"
 SMALL_SPREAD = 0.01
@@ -26,6 +26,10 @@ def _variant(x, weight, bias, eps, n, mistake=None):
     """LayerNorm in float64 over the last ``n`` dims, or with one classic ``mistake``."""
     x, weight, bias = x.double(), weight.double(), bias.double()
     dims = tuple(range(-n, 0))
+    if mistake in ("unbiased", "std") and math.prod(x.shape[-n:]) - 1 in x.shape[:-n]:
+        # N - 1 is also a size of x's leading dims (len(x), say): dividing by it cannot be
+        # told from the unbiased variance here.
+        raise ValueError("N - 1 equals a leading size of x")
     if mistake == "last dim only":
         dims = (-1,)
     elif mistake == "all dims":
@@ -326,8 +330,10 @@ def test_biased_variance_and_eps(student, rng):
     """Are the variance biased (÷N) and eps added inside the square root? / ¿Es la varianza sesgada (÷N) y se suma eps dentro de la raíz?"""
     # Spreads in [0.2, 1] against eps in [0.1, 1.1]: eps moves every output by far more
     # than float32 rounding, wherever it is added.
-    x = _conditioned(rng, (3,), (4,))
-    x = x / x.std(-1, unbiased=False, keepdim=True) * (0.2 + 0.8 * torch.rand(3, 1, generator=rng, dtype=torch.float64))
+    # 5 rows of 4 features: a row count of N - 1 = 3 would make a variance divided by len(x)
+    # look unbiased.
+    x = _conditioned(rng, (5,), (4,))
+    x = x / x.std(-1, unbiased=False, keepdim=True) * (0.2 + 0.8 * torch.rand(5, 1, generator=rng, dtype=torch.float64))
     ones, zeros = torch.ones(4, dtype=torch.float64), torch.zeros(4, dtype=torch.float64)
     eps = 0.1 + torch.rand(1, generator=rng).item()
     _check_forward(student, 4, x, ones, zeros, eps=eps)
@@ -357,7 +363,21 @@ def check_large_offset(student, rng):
     try:
         checks.close(report.get("output"), F.layer_norm(x, (n,), eps=1e-5), what, atol=1e-3, rtol=0)
     except checks.CheckFailure as failure:
-        raise failure.naming(CANCELLATION) from None
+        raise (failure.naming(CANCELLATION) if _cancels(student, report, z, n) else failure) from None
+
+
+def _cancels(student, report, z, n) -> bool:
+    """Whether the large offset alone breaks the output: the same features without it (z)
+    come out right through the module's own weight and bias, which are what it used. A
+    module wrong without the offset, or whose starting weight and bias are not ones and
+    zeros, fails the offset check for other reasons than the cancellation."""
+    params = report.get("parameters", {})
+    weight, bias = (params.get(name, {}).get("value") for name in ("weight", "bias"))
+    if not (isinstance(weight, torch.Tensor) and isinstance(bias, torch.Tensor)
+            and bool((weight == 1).all()) and bool((bias == 0).all())):
+        return False
+    plain = _module(student, n, inputs=[z.float()]).get("output")
+    return localise.agrees(plain, F.layer_norm(z.float(), (n,), eps=1e-5), atol=1e-3, rtol=0)
 
 
 def _grads(x, weight, bias, grad_output, n, mistake=None):

@@ -298,7 +298,10 @@ def equal_naming(got, want, what, mistakes, model=None, src=None, greedy=False, 
     try:
         checks.equal(got, want, what)
     except checks.CheckFailure as failure:
-        found = recognise_all(got, mistakes, lambda a, m: isinstance(a, torch.Tensor) and not differs(a, m))
+        # Several mistakes that give this very output: it is then a common one (the first
+        # hypothesis to finish, say), which other mistakes give too; say where it differs.
+        found = recognise_all(got, mistakes, lambda a, m: isinstance(a, torch.Tensor) and not differs(a, m),
+                              several=False)
         if found:
             raise failure.naming(found) from None
         raise failure.shaped(first_step(got, want, model, src, greedy, alpha), replace=True) from None

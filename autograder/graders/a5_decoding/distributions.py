@@ -10,6 +10,7 @@ import torch
 
 from autograder.grading import checks
 from autograder.grading.checks import CheckFailure, Mistake
+from autograder.grading.reports import Where
 
 SAMPLE = "sampling.sample_next_token"
 FALSE_FAILURE = 1e-7  # as in checks.frequencies
@@ -103,9 +104,9 @@ GENERATOR = Mistake("the generator is not passed on to torch.multinomial (genera
                     "el generador no llega a torch.multinomial (generator=generator)")
 
 
-def recognise_all(actual, candidates, matches):
+def recognise_all(actual, candidates, matches, several=True):
     """Every mistake whose output ``matches`` the student's, as one Mistake (several when
-    the inputs cannot tell them apart), or None."""
+    the inputs cannot tell them apart, unless ``several`` is False: then None), or None."""
     found, seen = [], set()
     for mistake in candidates:
         if mistake.en not in seen and checks.recognise(actual, [mistake], matches):
@@ -115,6 +116,8 @@ def recognise_all(actual, candidates, matches):
         return None
     if len(found) == 1:
         return found[0]
+    if not several:
+        return None
     return Mistake(f"one of these {len(found)}, which this test cannot tell apart: "
                    + "; ".join(f"({i}) {m.en}" for i, m in enumerate(found, 1)),
                    f"una de estas {len(found)}, que este test no puede distinguir: "
@@ -201,14 +204,13 @@ def outside_support(draws, probs) -> tuple[str, str] | None:
                 f"tienen en el orden ordenado: tras filtrar los logits ordenados, devuélvelos a las posiciones de sus "
                 f"tokens (scatter con los índices de la ordenación)")
     outside = sorted(drawn - kept)
-    return (f"tokens that the filter must remove are drawn ({outside[:6]}; only {sorted(kept)[:8]} may be): the "
-            f"logits sampled from are not the filtered ones (a filtered copy whose result is discarded, or sorted "
-            f"logits scattered back along another axis than the vocabulary's, dim=-1?) or the filter keeps too many "
-            f"tokens",
-            f"salen tokens que el filtro debe quitar ({outside[:6]}; solo pueden salir {sorted(kept)[:8]}): los "
-            f"logits de los que se muestrea no son los filtrados (¿una copia filtrada cuyo resultado se descarta, o "
-            f"logits ordenados devueltos a lo largo de otro eje que el del vocabulario, dim=-1?) o el filtro "
-            f"conserva demasiados tokens")
+    # A WHERE: many mistakes draw outside the kept set (the filtered logits discarded, a
+    # filter that keeps too many, draws that ignore the probabilities and so widen the
+    # nucleus), and which one it is, these draws alone do not say.
+    return Where(f"tokens that the filter must remove are drawn ({outside[:6]}; only {sorted(kept)[:8]} may be): "
+                 f"the draws come from a wider set of tokens than the filters keep",
+                 f"salen tokens que el filtro debe quitar ({outside[:6]}; solo pueden salir {sorted(kept)[:8]}): "
+                 f"las muestras salen de un conjunto de tokens más amplio que el que conservan los filtros")
 
 
 def top_never_drawn(draws, probs) -> tuple[str, str] | None:

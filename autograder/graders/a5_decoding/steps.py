@@ -11,6 +11,7 @@ check, so it costs nothing on correct code.
 
 import torch
 
+from autograder.grading.reports import Where
 from autograder.tokens import EOS, PAD, SOS
 
 
@@ -45,27 +46,29 @@ def first_step(got, want, model=None, src=None, greedy=False, alpha=None) -> tup
             where_en, where_es = f"step {t} of row {b}", f"el paso {t} de la fila {b}"
             head_en = f"the first token that differs is at {where_en} (after {prefix})"
             head_es = f"el primer token que difiere está en {where_es} (después de {prefix})"
-            if EOS in prefix:
+            # Padding (or nothing) where the reference has stopped is no token after EOS: it is
+            # the output running on, or stopping early, said below.
+            if EOS in prefix and g not in (PAD, None):
                 return (f"{head_en}: row {b} already produced EOS at step {prefix.index(EOS)}, so every later token "
                         f"must be pad_id ({PAD}), got {g}: finished rows are padded, not decoded further",
                         f"{head_es}: la fila {b} ya produjo EOS en el paso {prefix.index(EOS)}, así que cada token "
                         f"posterior debe ser pad_id ({PAD}), se obtuvo {g}: las filas terminadas se rellenan")
             if w is None:
-                return (f"{head_en}: the output goes on where the reference has already stopped (every row finished "
-                        "or max_len reached)",
-                        f"{head_es}: la salida continúa donde la referencia ya ha parado (todas las filas terminadas "
-                        "o max_len alcanzado)")
+                return Where(f"{head_en}: the output goes on where the reference has already stopped (every row "
+                             "finished or max_len reached)",
+                             f"{head_es}: la salida continúa donde la referencia ya ha parado (todas las filas "
+                             "terminadas o max_len alcanzado)")
             if g is None:
                 return (f"{head_en}: the output stops before the reference does: decode until every row has produced "
                         "EOS or max_len tokens",
                         f"{head_es}: la salida para antes que la referencia: decodifica hasta que cada fila haya "
                         "producido EOS o max_len tokens")
             if g == PAD:
-                return (f"{head_en}: row {b} is padded although it has not produced EOS yet (expected {w})",
-                        f"{head_es}: la fila {b} se rellena aunque aún no ha producido EOS (se esperaba {w})")
+                return Where(f"{head_en}: row {b} is padded although it has not produced EOS yet (expected {w})",
+                             f"{head_es}: la fila {b} se rellena aunque aún no ha producido EOS (se esperaba {w})")
             if greedy and model is not None and src is not None:
                 return _not_argmax(model, src[b:b + 1], prefix, g, w, head_en, head_es)
-            return (f"{head_en}: got token {g}, expected {w}", f"{head_es}: se obtuvo el token {g}, se esperaba {w}")
+            return Where(f"{head_en}: got token {g}, expected {w}", f"{head_es}: se obtuvo el token {g}, se esperaba {w}")
     return None
 
 
@@ -74,8 +77,8 @@ def _not_argmax(model, src, prefix, g, w, head_en, head_es):
     logits = model.decode(torch.tensor([[SOS, *prefix]]), memory, src_mask)[0]  # (t + 1, V)
     last = logits[-1]
     if not 0 <= g < last.numel():
-        return (f"{head_en}: token {g} is outside the vocabulary 0..{last.numel() - 1}",
-                f"{head_es}: el token {g} está fuera del vocabulario 0..{last.numel() - 1}")
+        return Where(f"{head_en}: token {g} is outside the vocabulary 0..{last.numel() - 1}",
+                     f"{head_es}: el token {g} está fuera del vocabulario 0..{last.numel() - 1}")
     rank = int((last > last[g]).sum()) + 1
     other = [p for p in range(logits.size(0) - 1) if int(logits[p].argmax()) == g]
     why_en = (f"; it is the most likely token at position {other[0]} of the decoder's output, not at the last: "
@@ -88,10 +91,13 @@ def _not_argmax(model, src, prefix, g, w, head_en, head_es):
                 f"{head_es}: se obtuvo {g}, el token más probable del modelo, pero la referencia decodifica {w}: el "
                 "prefijo o el origen que ve el modelo difieren (la memoria, la máscara de origen o los tokens "
                 "realimentados)")
-    return (f"{head_en}: got {g}, the model's choice number {rank}, where greedy decoding takes its most likely "
-            f"token, {w} (argmax of the last position's logits){why_en}",
-            f"{head_es}: se obtuvo {g}, la opción número {rank} del modelo, donde la decodificación voraz toma el "
-            f"token más probable, {w} (argmax de los logits de la última posición){why_es}")
+    found = (f"{head_en}: got {g}, the model's choice number {rank}, where greedy decoding takes its most likely "
+             f"token, {w} (argmax of the last position's logits){why_en}",
+             f"{head_es}: se obtuvo {g}, la opción número {rank} del modelo, donde la decodificación voraz toma el "
+             f"token más probable, {w} (argmax de los logits de la última posición){why_es}")
+    # A WHERE unless the token is the most likely one at another position (the logits of the
+    # wrong position taken), which names the fix.
+    return found if why_en else Where(*found)
 
 
 def _output(tokens):
@@ -140,8 +146,12 @@ def _scores(model, src, got, want, alpha, head_en, head_es):
                 f"{es}: se perdió una hipótesis terminada de mayor puntuación: salió del haz demasiado pronto, o la "
                 "búsqueda paró o comparó las hipótesis con otra puntuación")
     if got[-1] != EOS:
-        return (f"{en}: the output does not end with EOS, so it is only a finished hypothesis if it reached max_len: "
-                "a hypothesis cut short, or EOS dropped from the output",
-                f"{es}: la salida no acaba en EOS, así que solo es una hipótesis terminada si llegó a max_len: una "
-                "hipótesis cortada, o EOS eliminado de la salida")
+        # Scoring at least as high as the reference's best, without EOS: either it is no
+        # finished hypothesis, or it is one (at max_len) that a beam of beam_size never holds.
+        return (f"{en}: the output does not end with EOS and scores at least as high as the reference's best: "
+                "either it is not a finished hypothesis (cut short, or EOS dropped from the output), or it reached "
+                "max_len in a search that keeps more hypotheses than beam_size",
+                f"{es}: la salida no acaba en EOS y puntúa al menos como la mejor de la referencia: o no es una "
+                "hipótesis terminada (cortada, o con el EOS eliminado de la salida), o llegó a max_len en una "
+                "búsqueda que conserva más hipótesis que beam_size")
     return en, es

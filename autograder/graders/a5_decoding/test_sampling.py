@@ -211,7 +211,28 @@ def test_greedy_limits(student, rng):
                 rows = [Mistake(*dist.MISTAKES[m], output=lambda m=m: torch.stack(
                     [probs_of(row, t, mistake=m) for row in logits])) for m in ("t_ignored", "t_times")]
                 found = checks.recognise(got, rows, lambda d, p: _hits_like(d, p, argmax))
+                # How often the argmax comes is one number, which other mistakes share (a sampler
+                # that draws every token alike hits it as rarely as logits * T does): the mistake
+                # is named only when draws at another temperature follow its distribution too.
+                if found and not _confirmed(student, found):
+                    found = None
             raise (failure.naming(found) if found else failure) from None
+
+
+CONFIRM_LOGITS = torch.linspace(-2.0, 2.0, V, dtype=torch.float64)  # distinct, far from uniform
+CONFIRM_T = 2.0  # where softmax(logits), softmax(logits * T) and softmax(logits / T) are far apart
+
+
+def _confirmed(student, found: Mistake) -> bool:
+    """Whether draws at temperature CONFIRM_T follow the distribution of the temperature
+    mistake ``found`` names (one of dist.MISTAKES), on logits where it stands apart."""
+    which = next(m for m in ("t_ignored", "t_times") if dist.MISTAKES[m][0] == found.en)
+    try:
+        draws = student.call(SAMPLE, CONFIRM_LOGITS.expand(20_000, V).contiguous(), generator_seed=3,
+                             temperature=CONFIRM_T)
+        return dist.follows(draws, probs_of(CONFIRM_LOGITS, CONFIRM_T, mistake=which))
+    except CheckFailure:
+        return False
 
 
 GREEDY_WITH_FILTER = Mistake(
@@ -235,11 +256,16 @@ def test_invalid_arguments(student, rng):
     for name, value in (("top_p", 1.0), ("top_k", V + checks.randint(rng, 1, 5))):
         error = student.error_of(SAMPLE, logits, **{name: value})
         if error is not None:
-            raise CheckFailure(
+            failure = CheckFailure(
                 f"sample_next_token({name}={value}) with {V} tokens must work (it keeps every token), got "
                 f"{error['type']}: {error['shown']}",
                 f"sample_next_token({name}={value}) con {V} tokens debe funcionar (conserva todos los tokens)",
-            ).naming(Mistake(
+            )
+            # The argument is to blame only when a plain call on the same logits works: a
+            # sampler that fails on every call fails here too, whatever it does with top_k.
+            if student.error_of(SAMPLE, logits) is not None:
+                raise failure
+            raise failure.naming(Mistake(
                 f"{name}={value} is refused or crashes, though it is allowed and filters nothing: check the allowed "
                 "range (top_p in (0, 1], top_k >= 1) and apply top-k only when top_k < V",
                 f"{name}={value} se rechaza o falla, aunque está permitido y no filtra nada: revisa el rango "

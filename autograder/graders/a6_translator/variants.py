@@ -162,6 +162,12 @@ DUPLICATES = ("Vocab(words) adds a word again when it repeats (or a special toke
               "que ya están en stoi")
 UNKNOWN_DROPPED = ("encode drops the unknown words instead of mapping them to unk_id (stoi.get(word, unk_id))",
                    "encode descarta las palabras desconocidas en lugar de convertirlas en unk_id (stoi.get(palabra, unk_id))")
+# The same translations, seen from translate: the words may be dropped by encode or after it.
+UNKNOWN_DROPPED_SOURCE = ("the unknown words of the source are dropped before decoding (by encode, or by translate "
+                          "after it) instead of reaching the model as unk_id: the encoded source keeps one id per word",
+                          "las palabras desconocidas del origen se descartan antes de decodificar (en encode, o en "
+                          "translate después) en lugar de llegar al modelo como unk_id: el origen codificado conserva "
+                          "un id por palabra")
 DECODE_KEEPS = ("decode does not drop <pad>, <sos> and <eos> (only <unk> stays visible)",
                 "decode no quita <pad>, <sos> y <eos> (solo <unk> queda visible)")
 
@@ -433,7 +439,7 @@ STOPS_AT_PAD = ("each sentence ends at the first <pad> the model emits: either t
 TRANSLATE_SWITCHES = [  # (mistake, translate() switches); a mistake may come in several forms
     (NO_CLEAN, {"cleaner": lambda s: s}), (NO_TRUNCATE, {"truncate": False}), (NO_EVAL, {"eval_mode": False}),
     (DROPS_EMPTY, {"keep_empty": False}), (DROPS_EMPTY, {"keep_empty": "results"}),
-    (UNKNOWN_DROPPED, {"keep_unknown": False}), (EMPTY_DECODED, {"decode_empty": True}),
+    (UNKNOWN_DROPPED_SOURCE, {"keep_unknown": False}), (EMPTY_DECODED, {"decode_empty": True}),
     (CLEAN["lower"], {"cleaner": lambda s: clean(s, lower=False)}),
     (CLEAN["spaced"], {"cleaner": lambda s: clean(s, spaced=False)}),
     *((SPECIALS_SWAPPED, {"specials": order}) for order in ((2, 1, 0), (0, 2, 1))),
