@@ -147,3 +147,22 @@ def test_a_zygote_that_cannot_join_gives_way_to_lone_workers(worker, monkeypatch
     assert _call(p, "observe")["uid"] == SANDBOX_UID
     assert p.worker_pid is None and "setns" in zygote.gave_up_because
     assert zygote.shared({}) is None
+
+
+def test_grading_processes_share_the_zygote_their_parent_serves(worker, monkeypatch):
+    """When the process that starts grading processes serves a zygote (``grade`` does, in the
+    namespace sandbox), does a grading process fork its workers from that one instead of
+    starting its own, and does it fall back to its own when the socket is gone?"""
+    served = zygote.serve(isolation.worker_env("namespace"))
+    assert set(served) == {zygote.SOCKET_VARIABLE} and zygote.served() == served
+    monkeypatch.setenv(zygote.SOCKET_VARIABLE, served[zygote.SOCKET_VARIABLE])
+    monkeypatch.setattr(zygote, "_shared", None)
+    p = worker(True)
+    assert _call(p, "observe")["uid"] == SANDBOX_UID
+    assert p.worker_pid is not None and zygote._shared.proc is None  # connected, not started
+
+    monkeypatch.setattr(zygote, "_shared", None)
+    monkeypatch.setenv(zygote.SOCKET_VARIABLE, served[zygote.SOCKET_VARIABLE] + "-gone")
+    p = worker(True)
+    assert _call(p, "observe")["uid"] == SANDBOX_UID
+    assert p.worker_pid is not None and zygote._shared.proc is not None  # its own

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from .. import course
 from ..course import Assignment
-from ..sandbox.isolation import hidden_paths, limits_summary, resolve_isolation
+from ..sandbox import zygote
+from ..sandbox.isolation import hidden_paths, limits_summary, resolve_isolation, worker_env
 from ..settings import DEFAULT_BUDGET, DEFAULT_MEMORY_GIB, DEFAULT_TIMEOUT
 from . import console, reports
 
@@ -75,7 +76,7 @@ def grading_env() -> dict[str, str]:
     plugins (only the course's own, named on the command line)."""
     env = {k: os.environ[k] for k in KEPT_VARIABLES if k in os.environ}
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    return env
+    return env | zygote.served()
 
 
 def run_graders(assignment: Assignment, submissions: list[Path], *, seed: int, isolation: str,
@@ -200,6 +201,8 @@ def grade_many(submissions: list[Path], out: Path, *, seed: int | None = None, o
     except (ValueError, RuntimeError) as exc:
         raise GradingError(str(exc)) from None
     seed = secrets.randbelow(2**31) if seed is None else seed
+    if isolation == "namespace":
+        zygote.serve(worker_env(isolation))  # one zygote for all the grading processes below
     out.mkdir(parents=True, exist_ok=True)
     hide = hidden_paths([out.resolve()])
     what = f"{len(submissions)} submissions" if several else str(submissions[0])

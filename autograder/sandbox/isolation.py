@@ -37,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..course import PACKAGE_DIR
+from ..settings import thread_env
 
 MAX_TASKS = 301  # pid_max of the sandbox's PID namespace (the smallest the kernel accepts)
 PRIVATE_TMP_SIZE = "256m"  # each of the private /tmp and /dev/shm
@@ -81,6 +82,21 @@ done < /proc/self/mountinfo
 mount -o remount,bind,ro "$scratch"
 exec unshare --user --map-user="$uid" --map-group="$uid" --mount --pid --fork --kill-child --mount-proc -- "$@"
 """
+
+
+def worker_env(isolation: str, scratch: Path | None = None) -> dict[str, str]:
+    """The student process's whole environment."""
+    # Inside the namespace /tmp is private to this worker; outside it, the scratch copy.
+    tmp = "/tmp" if isolation == "namespace" else str(scratch)
+    return {
+        "PATH": os.environ.get("PATH", os.defpath),
+        "HOME": tmp,
+        "TMPDIR": tmp,
+        "LANG": "C.UTF-8",
+        **thread_env(),
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
 
 
 def interpreter_paths() -> list[str]:

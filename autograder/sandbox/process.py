@@ -20,10 +20,10 @@ import sys
 import time
 from pathlib import Path
 
-from ..settings import DEFAULT_MEMORY_GIB, thread_env
+from ..settings import DEFAULT_MEMORY_GIB
 from . import zygote
 from .child import wire
-from .isolation import MAX_FILE_BYTES, MAX_TASKS, UidSlot, sandbox_command, tasks_of, worker_user
+from .isolation import MAX_FILE_BYTES, MAX_TASKS, UidSlot, sandbox_command, tasks_of, worker_env, worker_user
 from .scratch import make_scratch
 
 STARTUP_TIMEOUT = 120.0  # importing torch on a busy 2-core machine can take a while
@@ -117,17 +117,7 @@ class StudentProcess:
         return worker
 
     def _env(self) -> dict[str, str]:
-        # Inside the namespace /tmp is private to this worker; outside it, the scratch copy.
-        tmp = "/tmp" if self.isolation == "namespace" else str(self.scratch)
-        return {
-            "PATH": os.environ.get("PATH", os.defpath),
-            "HOME": tmp,
-            "TMPDIR": tmp,
-            "LANG": "C.UTF-8",
-            **thread_env(),
-            "PYTHONHASHSEED": "0",
-            "PYTHONDONTWRITEBYTECODE": "1",
-        }
+        return worker_env(self.isolation, self.scratch)
 
     def start(self, timeout: float = STARTUP_TIMEOUT) -> None:
         if self.isolation == "namespace":

@@ -16,14 +16,17 @@ start the old way, each a new interpreter; the verdicts are the same either way.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass
@@ -76,8 +79,14 @@ def holder_pid(outer: int) -> int:
     return holder[0]
 
 
+def _server_command(fd: int) -> list[str]:
+    return [sys.executable, "-I", str(ZYGOTE_SERVER), str(fd), str(CHILD_DIR)]
+
+
 class Zygote:
-    """One zygote process (started on the first :meth:`spawn`), for a grading process."""
+    """A grading process's handle on a zygote: the one that the process which started it
+    serves (``COURSE_ZYGOTE_SOCKET``, :func:`serve`), or else one of its own, started on
+    the first :meth:`spawn`."""
 
     def __init__(self, env: dict[str, str]):
         self.env = env
@@ -86,15 +95,24 @@ class Zygote:
         self.lock = threading.Lock()
 
     def _start(self, timeout: float) -> None:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", str(ZYGOTE_SERVER), str(theirs.fileno()), str(CHILD_DIR)],
-                env=self.env, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),))
-        finally:
-            theirs.close()
-        self.sock = ours
+        path = os.environ.get(SOCKET_VARIABLE)
+        if path:
+            self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                self.sock.connect(path)
+            except OSError:
+                self.sock.close()
+                self.sock = None
+                os.environ.pop(SOCKET_VARIABLE)  # gone: start one of our own from now on
+        if self.sock is None:
+            ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                self.proc = subprocess.Popen(_server_command(theirs.fileno()), env=self.env, cwd="/",
+                                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL, pass_fds=(theirs.fileno(),))
+            finally:
+                theirs.close()
+            self.sock = ours
         if self._reply(timeout) != {"ready": True}:
             self.close()
             raise ZygoteError("the zygote sent an unexpected first message")
@@ -116,7 +134,7 @@ class Zygote:
         deadline = time.monotonic() + timeout
         request = {"outer": outer, "holder": holder_pid(outer), "cwd": str(cwd), "args": list(args)}
         with self.lock:
-            if self.proc is None or self.proc.poll() is not None:
+            if self.sock is None or (self.proc is not None and self.proc.poll() is not None):
                 self.close()
                 self._start(deadline - time.monotonic())
             try:
@@ -136,6 +154,51 @@ class Zygote:
             self.proc.kill()
             self.proc.wait()
             self.proc = None
+
+
+SOCKET_VARIABLE = "COURSE_ZYGOTE_SOCKET"  # a zygote served to grading processes (:func:`serve`)
+_served: tuple[subprocess.Popen, Path] | None = None
+
+
+def serve(env: dict[str, str]) -> dict[str, str]:
+    """Start (once per process) a zygote that the grading processes this process starts
+    share, listening on a socket in a private folder; the environment variable that names
+    it to them (empty where the zygote is not used). It ends with this process: its stdin
+    is a pipe from here."""
+    global _served
+    with _shared_lock:
+        if _broken or os.environ.get("COURSE_ZYGOTE") == "0" or not sys.platform.startswith("linux"):
+            return {}
+        if _served is None or _served[0].poll() is not None:
+            folder = Path(tempfile.mkdtemp(prefix="course-zygote-"))
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            try:
+                listener.bind(str(folder / "socket"))
+                listener.listen(16)
+                proc = subprocess.Popen(_server_command(listener.fileno()), env=env, cwd="/", stdin=subprocess.PIPE,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        pass_fds=(listener.fileno(),))
+            except OSError:
+                shutil.rmtree(folder, ignore_errors=True)
+                return {}
+            finally:
+                listener.close()
+            _served = (proc, folder)
+            atexit.register(_stop_serving, proc, folder)
+        return {SOCKET_VARIABLE: str(_served[1] / "socket")}
+
+
+def served() -> dict[str, str]:
+    """The environment variable naming the zygote this process serves, if it does."""
+    with _shared_lock:
+        running = _served is not None and _served[0].poll() is None
+        return {SOCKET_VARIABLE: str(_served[1] / "socket")} if running else {}
+
+
+def _stop_serving(proc: subprocess.Popen, folder: Path) -> None:
+    proc.kill()
+    proc.wait()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 _shared: Zygote | None = None

@@ -70,10 +70,11 @@ def _drop_capabilities() -> None:
     _check(_libc.capset(ctypes.byref(_CapHeader(CAPABILITY_VERSION_3, 0)), data), "capset")
 
 
-def _worker(sock: socket.socket, ok_w: int, request: dict, pipes: list[int], worker) -> None:
+def _worker(sockets: list[socket.socket], ok_w: int, request: dict, pipes: list[int], worker) -> None:
     """In the fork: become the worker's parent, and the worker; never returns."""
     try:
-        sock.close()
+        for each in sockets:  # the zygote's, which neither the parent nor the worker may hold
+            each.close()
         _enter(int(request["outer"]), int(request["holder"]))
         req_r, resp_w, status_w = pipes
         pid = os.fork()  # the worker, inside the PID namespace (which a setns applies to children only)
@@ -111,12 +112,12 @@ def _parent(pid: int, close: list[int], status_w: int) -> None:
         os._exit(0)
 
 
-def spawn(sock: socket.socket, request: dict, pipes: list[int], worker) -> dict:
+def spawn(sockets: list[socket.socket], request: dict, pipes: list[int], worker) -> dict:
     ok_r, ok_w = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(ok_r)
-        _worker(sock, ok_w, request, pipes, worker)
+        _worker(sockets, ok_w, request, pipes, worker)
     os.close(ok_w)
     said = b""
     while select.select([ok_r], [], [], 30)[0]:
@@ -139,8 +140,37 @@ def _reap() -> None:
         pass
 
 
+def _serve(conn: socket.socket, sockets: list[socket.socket], worker) -> bool:
+    """Answer one request on ``conn``; False when its grading process has gone."""
+    try:
+        message, pipes, _, _ = socket.recv_fds(conn, 1 << 16, 3)
+    except OSError:
+        return False
+    if not message:
+        return False
+    _reap()
+    try:
+        reply = (spawn(sockets, json.loads(message), pipes, worker) if len(pipes) == 3
+                 else {"error": "3 pipes expected"})
+    except Exception as exc:  # noqa: BLE001 - one bad request must not end the zygote
+        reply = {"error": f"{type(exc).__name__}: {exc}"}
+    finally:
+        for fd in pipes:
+            os.close(fd)
+    try:
+        conn.sendall(json.dumps(reply).encode())
+    except OSError:
+        return False
+    return True
+
+
 def main() -> None:
+    """SOCKET_FD is either one grading process's end of a socket pair (the zygote ends with
+    it), or a listening socket that several grading processes connect to, started by the
+    process that starts them (the zygote ends when its stdin, a pipe from that process,
+    closes)."""
     sock = socket.socket(fileno=int(sys.argv[1]))
+    listening = bool(sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN))
     sys.dont_write_bytecode = True
     sys.path.insert(0, sys.argv[2])
     import harness  # noqa: F401 - with torch, what every worker needs, imported once here
@@ -148,24 +178,25 @@ def main() -> None:
     import wire  # noqa: F401
     import worker
 
-    sock.sendall(json.dumps({"ready": True}).encode())
+    ready = json.dumps({"ready": True}).encode()
+    conns = [] if listening else [sock]
+    if not listening:
+        sock.sendall(ready)
     while True:
-        try:
-            message, pipes, _, _ = socket.recv_fds(sock, 1 << 16, 3)
-        except OSError:
-            return
-        if not message:
-            return  # the grading process is gone
-        _reap()
-        try:
-            reply = (spawn(sock, json.loads(message), pipes, worker) if len(pipes) == 3
-                     else {"error": "3 pipes expected"})
-        except Exception as exc:  # noqa: BLE001 - one bad request must not end the zygote
-            reply = {"error": f"{type(exc).__name__}: {exc}"}
-        finally:
-            for fd in pipes:
-                os.close(fd)
-        sock.sendall(json.dumps(reply).encode())
+        watched = conns + ([sock, sys.stdin] if listening else [])
+        for each in select.select(watched, [], [])[0]:
+            if each is sys.stdin:
+                if not os.read(sys.stdin.fileno(), 1):
+                    return
+            elif listening and each is sock:
+                conn, _ = sock.accept()
+                conn.sendall(ready)
+                conns.append(conn)
+            elif not _serve(each, conns + [sock], worker):
+                each.close()
+                conns.remove(each)
+                if not listening:
+                    return
 
 
 if __name__ == "__main__":
