@@ -299,3 +299,16 @@ def test_a_group_that_fails_as_a_whole_is_graded_one_by_one(tmp_path, monkeypatc
     assert calls == [["alice", "dave"]]
     assert [(o.student, o.problem) for o in graded] == [("alice", ""), ("dave", "")]
     assert graded[0].data["score"] == graded[1].data["score"] == graded[0].data["extra_data"]["max_score"] > 0
+
+
+@pytest.mark.parametrize("count, size, sizes", [(32, 6, [5, 5, 6, 5, 5, 6]), (22, 8, [7, 7, 8]), (5, 2, [1, 2, 2]),
+                                                (8, 8, [8]), (9, 8, [4, 5]), (0, 3, [])])
+def test_groups_are_as_even_as_their_size_allows(count, size, sizes):
+    """Are the students split into as few groups of at most the size as it takes, in order,
+    with sizes that differ by one at most (no small last group leaving a core idle)?"""
+    from autograder.intake import batch
+
+    students = [f"s{i}" for i in range(count)]
+    groups = batch.split(students, size)
+    assert [len(g) for g in groups] == sizes
+    assert sum(groups, []) == students

@@ -159,6 +159,15 @@ def group_size(count: int, jobs: int, group: int | None = None) -> int:
     return max(1, min(GROUP, math.ceil(count / (3 * jobs))))
 
 
+def split(todo: list, size: int) -> list[list]:
+    """``todo`` in as few groups of at most ``size`` as it takes, of sizes that differ by one
+    at most: 32 students in groups of up to 6 are four of 5 and two of 6, not five of 6 and one
+    of 2, whose small group would leave a core idle while the other job grades six."""
+    count = math.ceil(len(todo) / size) if todo else 0
+    bounds = [len(todo) * k // count for k in range(count + 1)] if count else [0]
+    return [todo[a:b] for a, b in zip(bounds, bounds[1:])]
+
+
 def grade_group(members: list[tuple[str, Path]], out: Path, *, only: list[str], seed: int,
                 stop: threading.Event | None = None, **options) -> list[Outcome]:
     """Grade several students in one grading process per assignment (``grade_many``), each
@@ -281,7 +290,7 @@ def grade_class(submissions: Path, out: Path, *, jobs: int | None = None, only: 
 
     pool = ThreadPoolExecutor(max_workers=jobs)
     try:
-        futures = [pool.submit(some, todo[i:i + size]) for i in range(0, len(todo), size)]
+        futures = [pool.submit(some, members) for members in split(todo, size)]
         for future in as_completed(futures):
             for o in future.result():
                 outcomes[o.student] = o
