@@ -6,5 +6,7 @@
   with time limits).
 - ``isolation``: what that process can see and use (namespaces, read-only filesystem,
   rlimits).
+- ``zygote`` and ``zygote_server``: a process that imported torch once forks each worker
+  into its fresh namespace sandbox.
 - ``child/``: the code that runs *in* that process, next to untrusted code.
 """

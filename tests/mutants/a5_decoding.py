@@ -351,9 +351,8 @@ MUTANTS = {
           '        logits = torch.zeros_like(logits).masked_fill(logits < kth, float("-inf"))  # the k best alike\n')],
         must_fail=["Are top-k draws always among the k best"],
     ),
-    "sample_decode's loop one step short (range(max_len - 1))": Mutant(
-        "decoding.py",
-        [("    for _ in range(max_len):\n", "    for _ in range(max_len - 1):\n")],
-        must_fail=["When EOS never comes"],
-    ),
 }
+# Left out: "sample_decode's loop one step short (range(max_len - 1))" loses points at every
+# seed but not the same total (18 at seeds 1, 3, 4, 5; 16 at seed 2, where test_greedy_decode's
+# check that sample_decode leaves src unchanged also fails): a grader whose verdict on one
+# function depends on another's, to mend before the mistake can join the corpus.
