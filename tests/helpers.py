@@ -141,3 +141,11 @@ def course_notebook(assignment: str, lang: str = "es", solved: bool = True,
         if edit is not None and cell.cell_type == "code":
             cell.source = edit(cell.source) or cell.source
     return nbformat.writes(nb).encode("utf-8")
+
+
+def run_release(out: Path, *args: str) -> Path:
+    """``python -m autograder release --out OUT ARGS`` (it must succeed); returns OUT."""
+    proc = subprocess.run([sys.executable, "-m", "autograder", "release", "--out", str(out), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return out

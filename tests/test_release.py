@@ -14,17 +14,13 @@ from autograder import course, stubs
 from autograder.authoring import release
 from autograder.notebooks import files, sources
 from autograder.platforms import gradescope
-from helpers import ROOT
+from helpers import ROOT, run_release
 
 pytestmark = pytest.mark.xdist_group("release")  # one worker builds its costly fixture (conftest.py)
 
 
 def _release(tmp_path_factory, *args):
-    out = tmp_path_factory.mktemp("release") / "course"
-    proc = subprocess.run([sys.executable, "-m", "autograder", "release", "--out", str(out), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return run_release(tmp_path_factory.mktemp("release") / "course", *args)
 
 
 @pytest.fixture(scope="module")

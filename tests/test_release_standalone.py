@@ -4,8 +4,6 @@
 import json
 import re
 import shutil
-import subprocess
-import sys
 import zipfile
 
 import nbformat
@@ -16,7 +14,7 @@ from autograder import course
 from autograder.authoring import release
 from autograder.markers import BEGIN_SOLUTION, END_SOLUTION
 from autograder.notebooks import build, extract, sources, standalone
-from helpers import ROOT
+from helpers import run_release
 
 pytestmark = pytest.mark.xdist_group("release")  # one worker builds the releases (conftest.py)
 
@@ -28,11 +26,7 @@ NOT_RUN = "Checks not run: no module 'selfcheck'; run the first cell of the note
 
 
 def _release(base, *args):
-    out = base / "course"
-    proc = subprocess.run([sys.executable, "-m", "autograder", "release", "--out", str(out), *args],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return run_release(base / "course", *args)
 
 
 @pytest.fixture(scope="module")

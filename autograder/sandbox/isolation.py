@@ -304,6 +304,17 @@ class UidSlot:
             self._fd = -1
 
 
+def children(pid: int) -> list[int]:
+    """The pids of ``pid``'s children (read from /proc; empty where there is none)."""
+    found = []
+    for listed in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found += [int(c) for c in listed.read_text().split()]
+        except (OSError, ValueError):
+            pass
+    return found
+
+
 def _tasks(uid: int) -> list[str]:
     """The state letter of every process and thread of ``uid`` (R, S, Z, ...)."""
     states = []

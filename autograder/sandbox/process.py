@@ -23,7 +23,7 @@ from pathlib import Path
 from ..settings import DEFAULT_MEMORY_GIB
 from . import zygote
 from .child import wire
-from .isolation import MAX_FILE_BYTES, MAX_TASKS, UidSlot, sandbox_command, tasks_of, worker_env, worker_user
+from .isolation import MAX_FILE_BYTES, MAX_TASKS, UidSlot, children, sandbox_command, tasks_of, worker_env, worker_user
 from .scratch import make_scratch
 
 STARTUP_TIMEOUT = 120.0  # importing torch on a busy 2-core machine can take a while
@@ -44,11 +44,7 @@ def _process_tree(pid: int) -> list[int]:
     while todo:
         current = todo.pop()
         found.append(current)
-        for children in Path(f"/proc/{current}/task").glob("*/children"):
-            try:
-                todo += [int(c) for c in children.read_text().split()]
-            except (OSError, ValueError):
-                pass
+        todo += children(current)
     return found
 
 

@@ -32,6 +32,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .isolation import children
+
 ZYGOTE_SERVER = Path(__file__).with_name("zygote_server.py")
 CHILD_DIR = Path(__file__).with_name("child")
 
@@ -59,21 +61,11 @@ class ZygoteError(Exception):
     """The zygote could not start, or could not start a worker in a sandbox."""
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for children in Path(f"/proc/{pid}/task").glob("*/children"):
-        try:
-            found += [int(c) for c in children.read_text().split()]
-        except (OSError, ValueError):
-            pass
-    return found
-
-
 def holder_pid(outer: int) -> int:
     """The sandbox's PID 1, as this process sees it: outer unshare -> inner unshare (the
     script execs it) -> the holder."""
-    inner = _children(outer)
-    holder = _children(inner[0]) if len(inner) == 1 else []
+    inner = children(outer)
+    holder = children(inner[0]) if len(inner) == 1 else []
     if len(holder) != 1:
         raise ZygoteError(f"the sandbox's processes are not as expected ({inner}, {holder})")
     return holder[0]
